@@ -1,0 +1,46 @@
+# Everything a newcomer needs: `make run` and `make test` set the project up on first use.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PROTOS := $(wildcard protos/qipai/v1/*.proto)
+
+.PHONY: run test lint bench protos demo clean
+
+$(VENV)/.installed: pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "qipai needs Python 3.11+, found " + sys.version.split()[0] + "; run make PYTHON=python3.11 ...")'
+	@echo "==> creating $(VENV) and installing qipai (first run only)"
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@$(PY) -m pip install -q --upgrade pip
+	@$(PY) -m pip install -q -e '.[dev]'
+	@touch $@
+
+gen/.stamp: $(PROTOS) $(VENV)/.installed
+	@echo "==> generating protobuf code into gen/"
+	@rm -rf gen && mkdir -p gen
+	@PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(PY) -m grpc_tools.protoc -Iprotos --python_out=gen --grpc_python_out=gen \
+		--mypy_out=gen --mypy_grpc_out=gen $(PROTOS)
+	@touch gen/qipai/__init__.py gen/qipai/v1/__init__.py
+	@echo "$(CURDIR)/gen" > "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/qipai_gen.pth"
+	@touch $@
+
+protos: gen/.stamp
+
+run: protos
+	@$(VENV)/bin/qipai serve --service all
+
+test: protos
+	@$(VENV)/bin/pytest $(PYTEST_ARGS)
+
+lint: protos
+	@$(VENV)/bin/ruff check engine services clients tests bench
+	@$(VENV)/bin/mypy engine services clients
+
+$(VENV)/.bench: $(VENV)/.installed
+	@$(PY) -m pip install -q -e '.[dev,bench]'
+	@touch $@
+
+bench: protos $(VENV)/.bench
+	@for b in bench/*.py; do echo "==> $$b"; $(PY) $$b $(BENCH_ARGS) || exit 1; done
+
+clean:
+	rm -rf $(VENV) gen var .pytest_cache .mypy_cache .ruff_cache

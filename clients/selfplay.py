@@ -1,0 +1,222 @@
+"""`qipai selfplay`: bots play hands through the engine contract and every hand is checked.
+
+After each hand: the ruleset's invariants hold (`check`: cards/tiles conserved...), the hand's
+payments sum to zero, and replaying the table's events from scratch gives the live state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from clients.driver import apply, fold
+from engine import rulesets
+from engine.core.contract import StartHand, Status
+
+HANDS_PER_TABLE = 16  # bounds the replay check's cost for rulesets whose tables never end
+
+
+class SelfplayFailure(Exception):
+    """A hand broke an invariant; carries what is needed to reproduce it."""
+
+    def __init__(self, seed: int, hand: int, reason: str) -> None:
+        super().__init__(f"hand {hand} (seed {seed}): {reason}")
+        self.seed, self.hand, self.reason = seed, hand, reason
+
+
+@dataclass
+class Summary:
+    ruleset: str
+    bot: str
+    seed: int
+    hands: int = 0
+    seconds: float = 0.0
+    decisions: int = 0
+    outcomes: Counter = field(default_factory=Counter)
+    total_points: int = 0
+
+    @property
+    def hands_per_s(self) -> float:
+        return self.hands / self.seconds if self.seconds else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "ruleset": self.ruleset,
+            "bot": self.bot,
+            "seed": self.seed,
+            "hands": self.hands,
+            "seconds": round(self.seconds, 3),
+            "hands_per_s": round(self.hands_per_s, 1),
+            "decisions": self.decisions,
+            "outcomes": dict(sorted(self.outcomes.items())),
+            "average_points": round(self.total_points / self.hands, 2) if self.hands else 0.0,
+        }
+
+
+def hand_secrets(seed: int, hand: int) -> tuple[bytes, bytes]:
+    """The seed and salt of hand number `hand` of a self-play run, derived from the run's seed."""
+    base = hashlib.sha256(f"selfplay:{seed}:{hand}".encode()).digest()
+    return base[:16], base[16:]
+
+
+def play(
+    ruleset_name: str,
+    hands: int,
+    seed: int,
+    bot: str = "greedy",
+    options: Mapping[str, Any] | None = None,
+    progress: Callable[[int], None] | None = None,
+    verify: bool = True,
+) -> Summary:
+    """Play `hands` hands with `bot` in every seat; raises SelfplayFailure on a broken invariant."""
+    rs = rulesets.get(ruleset_name)
+    if bot not in rs.bots:
+        raise ValueError(f"unknown bot {bot!r}; {ruleset_name} has {', '.join(sorted(rs.bots))}")
+    choose = rs.bots[bot]
+    opts = rs.options(options)
+    seats = rs.seats(opts)
+    rng = random.Random(seed)
+    summary = Summary(ruleset_name, bot, seed)
+    started = time.perf_counter()
+    tables = 0
+    log: list[Any] = []
+    state: Any = None
+    hands_here = 0
+    while summary.hands < hands:
+        if state is None or rs.status(state) is Status.MATCH_OVER or hands_here >= HANDS_PER_TABLE:
+            tables += 1
+            log = list(rs.create(f"selfplay-{seed}-{tables}", opts))
+            state = fold(rs, log)
+            hands_here = 0
+        hand_no = summary.hands + 1
+        try:
+            state = apply(rs, state, StartHand(*hand_secrets(seed, hand_no)), log)
+            while rs.status(state) is Status.IN_HAND:
+                state = _next_decision(rs, state, seats, choose, rng, log)
+                summary.decisions += 1
+        except SelfplayFailure:
+            raise
+        except Exception as exc:  # any engine error is a finding, reported with its seed
+            raise SelfplayFailure(seed, hand_no, f"{type(exc).__name__}: {exc}") from exc
+        result = rs.hand_result(state)
+        if result is None:
+            raise SelfplayFailure(seed, hand_no, "the hand ended without a result")
+        if verify:
+            _check(rs, state, log, result, seed, hand_no)
+        summary.hands += 1
+        hands_here += 1
+        summary.outcomes[result.outcome] += 1
+        summary.total_points += result.points
+        if progress:
+            progress(summary.hands)
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+def _next_decision(
+    rs: Any, state: Any, seats: int, choose: Any, rng: random.Random, log: list[Any]
+) -> Any:
+    deadline = rs.deadline(state)
+    if deadline is None or not deadline.defaults:
+        raise RuntimeError("a hand in progress owes no decision (no deadline)")
+    # Optional moves first (bids while dealing): a seat with legal actions that owes nothing may act.
+    if list(deadline.defaults) == [None]:
+        for seat in range(seats):
+            legal = rs.legal_actions(state, seat)
+            if legal:
+                cmd = choose(rs.view(state, seat), legal, rng)
+                if cmd is not None:
+                    return apply(rs, state, cmd, log)
+        return apply(rs, state, deadline.defaults[None], log)
+    seat = next(iter(deadline.defaults))
+    if seat is None:
+        return apply(rs, state, deadline.defaults[None], log)
+    legal = rs.legal_actions(state, seat)
+    if not legal:
+        raise RuntimeError(f"seat {seat} owes a decision but has no legal action")
+    cmd = choose(rs.view(state, seat), legal, rng)
+    if cmd is None:
+        cmd = deadline.defaults[seat]
+    return apply(rs, state, cmd, log)
+
+
+def _check(rs: Any, state: Any, log: list[Any], result: Any, seed: int, hand: int) -> None:
+    problems = list(rs.check(state))
+    if sum(result.deltas) != 0:
+        problems.append(f"payments do not sum to zero: {result.deltas}")
+    if fold(rs, log) != state:
+        problems.append("replaying the events does not give the live state")
+    if problems:
+        raise SelfplayFailure(seed, hand, "; ".join(problems))
+
+
+def _parse_options(pairs: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key:
+            raise ValueError(f"--option takes KEY=VALUE, got {pair!r}")
+        try:
+            out[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            out[key] = raw
+    return out
+
+
+def main(args: Any) -> int:
+    """`qipai selfplay RULESET --hands N --seed S [--bot random|greedy] [--json]`."""
+    if args.hands < 1:
+        print("qipai selfplay: --hands must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        options = _parse_options(args.option)
+        bar = _ProgressBar(args.hands) if sys.stderr.isatty() or not args.json else None
+        summary = play(args.ruleset, args.hands, args.seed, args.bot, options,
+                       progress=bar.update if bar else None)
+    except rulesets.UnknownRuleset as exc:
+        print(f"qipai selfplay: {exc}", file=sys.stderr)
+        return 2
+    except ValueError as exc:
+        print(f"qipai selfplay: {exc}", file=sys.stderr)
+        return 2
+    except SelfplayFailure as exc:
+        print(f"\nqipai selfplay: FAILED at hand {exc.hand} (seed {exc.seed}): {exc.reason}",
+              file=sys.stderr)
+        return 1
+    if bar:
+        bar.done()
+    data = summary.as_dict()
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False))
+    else:
+        print(f"{data['hands']} hands of {data['ruleset']} ({data['bot']} bots, seed {data['seed']}) "
+              f"in {data['seconds']} s: {data['hands_per_s']} hands/s, all checks passed")
+        for outcome, n in data["outcomes"].items():
+            print(f"  {outcome:<24} {n:>7}  {100 * n / data['hands']:5.1f}%")
+        print(f"  average points per hand: {data['average_points']}")
+    return 0
+
+
+class _ProgressBar:
+    def __init__(self, total: int) -> None:
+        self.total, self.last = total, -1.0
+
+    def update(self, n: int) -> None:
+        now = time.monotonic()
+        if now - self.last < 0.2 and n != self.total:
+            return
+        self.last = now
+        width = 30
+        filled = width * n // self.total
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {n}/{self.total} hands")
+        sys.stderr.flush()
+
+    def done(self) -> None:
+        sys.stderr.write("\n")

@@ -1,0 +1,73 @@
+"""Configuration: every setting comes from the environment (prefix QIPAI_), read once."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+SERVICES = ("game", "matchmaking", "ledger")
+
+
+class Settings(BaseSettings):
+    """The process's settings; see README "Configuration" for each variable."""
+
+    model_config = SettingsConfigDict(env_prefix="QIPAI_", extra="ignore", frozen=True)
+
+    grpc_addr: str = Field("127.0.0.1:50051", description="host:port the gRPC server listens on")
+    database_url: str = Field(
+        f"sqlite:///{Path('var') / 'qipai.sqlite3'}",
+        description="event store: sqlite:///path (embedded default) or postgresql://...",
+    )
+    redis_url: str = Field("memory://", description="live state: memory:// (embedded) or redis://...")
+    metrics_port: int = Field(0, description="Prometheus metrics port; 0 turns the endpoint off")
+    log_level: str = Field("info", description="debug, info, warning or error")
+    log_format: str = Field("json", description="json (structured) or console (for people)")
+    token_secret: str = Field(
+        "dev-insecure-secret", description="HMAC key signing bearer tokens; set it in production"
+    )
+    node_id: str = Field("", description="this node's id among several game nodes; random if empty")
+
+    @field_validator("database_url")
+    @classmethod
+    def _database_scheme(cls, v: str) -> str:
+        if not v.startswith(("sqlite://", "postgresql://", "postgres://")):
+            raise ValueError("QIPAI_DATABASE_URL must start with sqlite:// or postgresql://")
+        return v
+
+    @field_validator("redis_url")
+    @classmethod
+    def _redis_scheme(cls, v: str) -> str:
+        if not v.startswith(("memory://", "redis://", "rediss://")):
+            raise ValueError("QIPAI_REDIS_URL must start with memory:// or redis://")
+        return v
+
+    @field_validator("grpc_addr")
+    @classmethod
+    def _addr(cls, v: str) -> str:
+        host, sep, port = v.rpartition(":")
+        if not sep or not host or not port.isdigit() or not 0 <= int(port) < 65536:
+            raise ValueError("QIPAI_GRPC_ADDR must be host:port, e.g. 127.0.0.1:50051")
+        return v
+
+    @field_validator("log_level")
+    @classmethod
+    def _level(cls, v: str) -> str:
+        if v.lower() not in ("debug", "info", "warning", "error"):
+            raise ValueError("QIPAI_LOG_LEVEL must be debug, info, warning or error")
+        return v.lower()
+
+    @field_validator("log_format")
+    @classmethod
+    def _format(cls, v: str) -> str:
+        if v not in ("json", "console"):
+            raise ValueError("QIPAI_LOG_FORMAT must be json or console")
+        return v
+
+
+@functools.cache
+def settings() -> Settings:
+    """The settings, read from the environment the first time they are asked for."""
+    return Settings()

@@ -1,0 +1,104 @@
+"""The gRPC server process: the chosen services, health checking, reflection, graceful shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from services.config import SERVICES, Settings
+from services.observability import log, setup_logging, start_metrics
+
+FULL_NAMES = {"game": "qipai.v1.Game", "matchmaking": "qipai.v1.Matchmaking", "ledger": "qipai.v1.Ledger"}
+
+
+class StartupError(Exception):
+    """The server cannot start; the message says why and what to change."""
+
+
+@dataclass
+class Running:
+    server: grpc.aio.Server
+    health: health.aio.HealthServicer
+    port: int
+    resources: list
+
+
+async def start(settings: Settings, services: Sequence[str]) -> Running:
+    """Open the backends, register `services`, bind and start; raises StartupError on failure."""
+    from services.bootstrap import open_backends, register_services
+
+    unknown = [s for s in services if s not in SERVICES]
+    if unknown:
+        raise StartupError(f"unknown service(s) {unknown}; choose from {', '.join(SERVICES)} or all")
+    backends = await open_backends(settings)
+    server = grpc.aio.server(options=[("grpc.max_receive_message_length", 1 << 20)])
+    health_servicer = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    register_services(server, services, backends, settings)
+    names = [FULL_NAMES[s] for s in services]
+    reflection.enable_server_reflection(
+        [*names, health.SERVICE_NAME, reflection.SERVICE_NAME], server
+    )
+    try:
+        port = server.add_insecure_port(settings.grpc_addr)
+    except RuntimeError as exc:
+        await backends.close()
+        raise StartupError(f"cannot listen on {settings.grpc_addr}: {exc}") from None
+    if port == 0:
+        await backends.close()
+        raise StartupError(f"cannot listen on {settings.grpc_addr} (address in use?)")
+    await server.start()
+    for name in names:
+        await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
+    return Running(server, health_servicer, port, [backends])
+
+
+async def stop(running: Running, grace: float = 5.0) -> None:
+    """Stop answering health checks, finish in-flight calls within `grace` seconds, close backends."""
+    await running.health.enter_graceful_shutdown()
+    await running.server.stop(grace)
+    for resource in running.resources:
+        await resource.close()
+
+
+async def serve(settings: Settings, services: Sequence[str]) -> int:
+    """Run until SIGINT or SIGTERM; returns the process exit code."""
+    setup_logging(settings.log_level, settings.log_format)
+    try:
+        running = await start(settings, services)
+    except StartupError as exc:
+        print(f"qipai: {exc}", file=sys.stderr)
+        return 2
+    host = settings.grpc_addr.rpartition(":")[0]
+    start_metrics(host, settings.metrics_port)
+    address = f"{host}:{running.port}"
+    log.info("serving", address=address, services=list(services), database=_safe(settings.database_url),
+             live_state=_safe(settings.redis_url))
+    print(f"qipai: serving {', '.join(services)} on {address} (Ctrl-C to stop)", file=sys.stderr, flush=True)
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stopping.set)
+    await stopping.wait()
+    print("qipai: shutting down", file=sys.stderr, flush=True)
+    await stop(running)
+    log.info("stopped")
+    return 0
+
+
+def _safe(url: str) -> str:
+    """A URL without its password, for logs."""
+    scheme, sep, rest = url.partition("://")
+    if "@" in rest:
+        creds, _, host = rest.rpartition("@")
+        user = creds.split(":", 1)[0]
+        return f"{scheme}{sep}{user}:***@{host}"
+    return url

@@ -1,0 +1,33 @@
+import pytest
+from pydantic import ValidationError
+
+from services.config import Settings
+
+
+def test_the_embedded_default_needs_nothing_installed():
+    s = Settings()
+    assert s.database_url.startswith("sqlite:///")
+    assert s.redis_url == "memory://"
+    assert s.grpc_addr == "127.0.0.1:50051"
+
+
+def test_variables_are_read_with_the_qipai_prefix(monkeypatch):
+    monkeypatch.setenv("QIPAI_GRPC_ADDR", "0.0.0.0:6000")
+    monkeypatch.setenv("QIPAI_DATABASE_URL", "postgresql://u@h/db")
+    s = Settings()
+    assert (s.grpc_addr, s.database_url) == ("0.0.0.0:6000", "postgresql://u@h/db")
+
+
+@pytest.mark.parametrize(
+    "var, value, words",
+    [
+        ("QIPAI_DATABASE_URL", "mysql://x", "sqlite:// or postgresql://"),
+        ("QIPAI_REDIS_URL", "memcached://x", "memory:// or redis://"),
+        ("QIPAI_GRPC_ADDR", "50051", "host:port"),
+        ("QIPAI_LOG_LEVEL", "loud", "debug, info"),
+    ],
+)
+def test_a_bad_variable_is_named_in_the_error(monkeypatch, var, value, words):
+    monkeypatch.setenv(var, value)
+    with pytest.raises(ValidationError, match=words):
+        Settings()
