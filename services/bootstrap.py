@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -15,33 +18,48 @@ from services.config import Settings
 class Backends:
     store: Any
     live: Any
+    tables: Any
+    _stop: asyncio.Event = field(default_factory=asyncio.Event)
+    _tasks: list[asyncio.Task] = field(default_factory=list)
+
+    def start_clock(self) -> None:
+        """Start firing deadlines (timeouts, auto-play, the deal pace) on this node."""
+        self._tasks.append(asyncio.create_task(self.tables.run_clock(self._stop)))
 
     async def close(self) -> None:
+        self._stop.set()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
         await self.live.close()
         await self.store.close()
 
 
 async def open_backends(settings: Settings) -> Backends:
-    """The event store and live state named by the settings (SQLite + memory by default)."""
+    """The event store, live state and table service the settings name (SQLite + memory by default)."""
     from services.eventstore import open_event_store
+    from services.game.tables import TableService
     from services.live import open_live_state
 
     if settings.database_url.startswith("sqlite:///"):
-        from pathlib import Path
-
         path = settings.database_url.removeprefix("sqlite:///")
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
     store = await open_event_store(settings.database_url)
     try:
-        live = await open_live_state(settings.redis_url)
+        live = open_live_state(settings.redis_url)
+        await live.ping()
     except BaseException:
         await store.close()
         raise
-    return Backends(store, live)
+    return Backends(store, live, TableService(store, live, node_id=settings.node_id))
 
 
 def register_services(
     server: grpc.aio.Server, services: Sequence[str], backends: Backends, settings: Settings
 ) -> None:
-    """Add the servicers of `services` to `server` (services without RPCs yet only answer health)."""
+    """Add the servicers of `services` to `server` (matchmaking and ledger only answer health yet)."""
+    if "game" in services:
+        from services.game.servicer import register
+
+        register(server, backends.tables, settings.token_secret)

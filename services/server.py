@@ -37,12 +37,23 @@ async def start(settings: Settings, services: Sequence[str]) -> Running:
     unknown = [s for s in services if s not in SERVICES]
     if unknown:
         raise StartupError(f"unknown service(s) {unknown}; choose from {', '.join(SERVICES)} or all")
-    backends = await open_backends(settings)
-    server = grpc.aio.server(options=[("grpc.max_receive_message_length", 1 << 20)])
+    from services.auth import AuthInterceptor
+    from services.eventstore import EventStoreError
+
+    try:
+        backends = await open_backends(settings)
+    except (ConnectionError, OSError, EventStoreError) as exc:
+        raise StartupError(f"cannot open the backends: {exc}") from None
+    server = grpc.aio.server(
+        interceptors=[AuthInterceptor(settings.token_secret)],
+        options=[("grpc.max_receive_message_length", 1 << 20)],
+    )
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     register_services(server, services, backends, settings)
     names = [FULL_NAMES[s] for s in services]
+    if "game" in services:
+        names += ["qipai.v1.Auth", "qipai.v1.Admin"]
     reflection.enable_server_reflection(
         [*names, health.SERVICE_NAME, reflection.SERVICE_NAME], server
     )
@@ -54,6 +65,9 @@ async def start(settings: Settings, services: Sequence[str]) -> Running:
     if port == 0:
         await backends.close()
         raise StartupError(f"cannot listen on {settings.grpc_addr} (address in use?)")
+    if "game" in services:
+        await backends.tables.rebuild_deadlines()
+        backends.start_clock()
     await server.start()
     for name in names:
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)

@@ -1,0 +1,248 @@
+"""The gRPC servicers of the game: Auth, Game and Admin. Translation and checks only; the
+table service does the work."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+import grpc
+from google.protobuf import json_format
+
+from engine.core.contract import Status
+from engine.core.messages import encode, to_json
+from qipai.v1 import admin_pb2, admin_pb2_grpc, auth_pb2, auth_pb2_grpc, game_pb2, game_pb2_grpc
+from services import auth
+from services.errors import Forbidden, TooManyRequests, streaming, unary
+from services.game import wire
+from services.game.table import Act, Leave, Sit, Table
+from services.game.tables import STREAM_PREFIX, TableService
+from services.game.verify import verify
+
+RATE_LIMIT = 50  # requests per player per second; bots acting at full speed stay well below
+MAX_ID_LENGTH = 128
+MAX_LEGAL_ACTIONS = 500
+
+
+def _request_id(me: auth.Identity, request_id: str) -> str | None:
+    if len(request_id) > MAX_ID_LENGTH:
+        raise wire.BadRequest(f"request ids are at most {MAX_ID_LENGTH} characters")
+    return f"{me.player_id}:{request_id}" if request_id else None
+
+
+def _table_id(table_id: str) -> str:
+    if not table_id.startswith(STREAM_PREFIX) or len(table_id) > MAX_ID_LENGTH:
+        raise wire.BadRequest(f"not a table id: {table_id[:40]!r}")
+    return table_id
+
+
+def _response(table: Table, version: int, me: auth.Identity, duplicate: bool = False) -> game_pb2.TableResponse:
+    seat = table.seat_of(me.player_id)
+    return game_pb2.TableResponse(table_id=table.table_id, version=version,
+                                  seat=-1 if seat is None else seat, duplicate=duplicate)
+
+
+class _Limited:
+    def __init__(self, tables: TableService) -> None:
+        self.tables = tables
+
+    async def _caller(self) -> auth.Identity:
+        me = auth.current()
+        if not await self.tables.live.allow(f"rate:{me.player_id}", RATE_LIMIT, 1000):
+            raise TooManyRequests("too many requests: slow down")
+        return me
+
+
+class AuthServicer(auth_pb2_grpc.AuthServicer):
+    def __init__(self, secret: str) -> None:
+        self.secret = secret
+
+    @unary
+    async def GuestLogin(self, request: auth_pb2.GuestLoginRequest, context: Any) -> auth_pb2.LoginResponse:
+        name = request.name.strip()
+        if not 1 <= len(name) <= 32:
+            raise wire.BadRequest("a name is 1 to 32 characters")
+        player_id = "guest-" + uuid.uuid4().hex[:12]
+        token, exp = auth.issue(self.secret, player_id, auth.PLAYER, name)
+        return auth_pb2.LoginResponse(token=token, player_id=player_id, expires_at=exp)
+
+
+class GameServicer(_Limited, game_pb2_grpc.GameServicer):
+    @unary
+    async def CreateTable(self, request: game_pb2.CreateTableRequest, context: Any) -> game_pb2.TableResponse:
+        me = await self._caller()
+        options = json_format.MessageToDict(request.options) if request.HasField("options") else {}
+        command_id = _request_id(me, request.request_id)
+        table_id = None
+        if command_id:  # the same request id names the same table, so a retry finds it
+            table_id = STREAM_PREFIX + hashlib.sha256(command_id.encode()).hexdigest()[:16]
+        outcome = await self.tables.create(request.ruleset, options, me.player_id,
+                                           command_id=command_id, table_id=table_id)
+        return _response(outcome.table, outcome.version, me, outcome.duplicate)
+
+    @unary
+    async def Join(self, request: game_pb2.JoinRequest, context: Any) -> game_pb2.TableResponse:
+        me = await self._caller()
+        seat = request.seat if request.HasField("seat") else None
+        outcome = await self.tables.execute(_table_id(request.table_id), Sit(me.player_id, seat),
+                                            command_id=_request_id(me, request.request_id),
+                                            actor=me.player_id)
+        return _response(outcome.table, outcome.version, me, outcome.duplicate)
+
+    @unary
+    async def Ready(self, request: game_pb2.TableRequest, context: Any) -> game_pb2.TableResponse:
+        me = await self._caller()
+        outcome = await self.tables.ready(_table_id(request.table_id), me.player_id,
+                                          command_id=_request_id(me, request.request_id))
+        return _response(outcome.table, outcome.version, me, outcome.duplicate)
+
+    @unary
+    async def Leave(self, request: game_pb2.TableRequest, context: Any) -> game_pb2.TableResponse:
+        me = await self._caller()
+        outcome = await self.tables.execute(_table_id(request.table_id), Leave(me.player_id),
+                                            command_id=_request_id(me, request.request_id),
+                                            actor=me.player_id)
+        return _response(outcome.table, outcome.version, me, outcome.duplicate)
+
+    @unary
+    async def Act(self, request: game_pb2.ActRequest, context: Any) -> game_pb2.TableResponse:
+        me = await self._caller()
+        if not request.action_id:
+            raise wire.BadRequest("action_id is required: a unique id per action makes retries safe")
+        table_id = _table_id(request.table_id)
+        table = await self.tables.get(table_id)
+        seat = table.seat_of(me.player_id)
+        if seat is None:
+            raise Forbidden("you do not sit at this table")
+        cmd = wire.action_to_command(request.action, seat)
+        expected = request.expected_version if request.HasField("expected_version") else None
+        outcome = await self.tables.execute(table_id, Act(me.player_id, cmd),
+                                            command_id=_request_id(me, request.action_id),
+                                            actor=me.player_id, expected_version=expected)
+        return _response(outcome.table, outcome.version, me, outcome.duplicate)
+
+    @unary
+    async def GetView(self, request: game_pb2.TableRequest, context: Any) -> game_pb2.ViewResponse:
+        me = await self._caller()
+        table = await self.tables.get(_table_id(request.table_id))
+        seat = table.seat_of(me.player_id)
+        return view_response(table, seat, self.tables)
+
+    @streaming
+    async def Watch(self, request: game_pb2.WatchRequest, context: Any) -> AsyncIterator[game_pb2.TableEvent]:
+        me = await self._caller()
+        table_id = _table_id(request.table_id)
+        if request.from_version < 0:
+            raise wire.BadRequest("from_version cannot be negative")
+        table = await self.tables.get(table_id)
+        seat = table.seat_of(me.player_id)
+        if seat is None:
+            raise Forbidden("only players seated at this table can watch it")
+        async for version, ev in self.tables.watch(table_id, seat, request.from_version):
+            name, _, data = encode(ev)
+            yield game_pb2.TableEvent(version=version, type=name,
+                                      data_json=json.dumps(data, ensure_ascii=False))
+
+
+def view_response(table: Table, seat: int | None, tables: TableService) -> game_pb2.ViewResponse:
+    """A seat's whole view of a table, with its legal actions."""
+    rs = table.rules
+    legal = rs.legal_actions(table.game, seat) if seat is not None and table.status is Status.IN_HAND else []
+    delay = tables.delay_ms(table)
+    return game_pb2.ViewResponse(
+        table_id=table.table_id, version=table.version, seat=-1 if seat is None else seat,
+        status=table.status.value, players=[p or "" for p in table.seats],
+        ready=sorted(table.ready), auto_play=sorted(table.auto),
+        view=wire.view_to_proto(table.ruleset, rs.view(table.game, seat)),
+        legal_actions=[wire.command_to_action(c) for c in legal[:MAX_LEGAL_ACTIONS]],
+        deadline_ms=delay or 0,
+    )
+
+
+class AdminServicer(_Limited, admin_pb2_grpc.AdminServicer):
+    async def _admin(self) -> auth.Identity:
+        me = await self._caller()
+        if not me.is_admin:
+            raise Forbidden("operators only: this call needs a token with the admin role")
+        return me
+
+    @unary
+    async def CreateFixedTable(self, request: admin_pb2.CreateFixedTableRequest, context: Any) -> game_pb2.TableResponse:
+        me = await self._admin()
+        try:
+            json.loads(request.deal_json)
+        except json.JSONDecodeError as exc:
+            raise wire.BadRequest(f"deal_json is not valid JSON: {exc}") from None
+        options = json_format.MessageToDict(request.options) if request.HasField("options") else {}
+        command_id = _request_id(me, request.request_id)
+        table_id = None
+        if command_id:
+            table_id = STREAM_PREFIX + hashlib.sha256(command_id.encode()).hexdigest()[:16]
+        outcome = await self.tables.create(request.ruleset, options, me.player_id,
+                                           fixed_deal=request.deal_json, command_id=command_id,
+                                           table_id=table_id)
+        return _response(outcome.table, outcome.version, me, outcome.duplicate)
+
+    @streaming
+    async def Replay(self, request: admin_pb2.ReplayRequest, context: Any) -> AsyncIterator[admin_pb2.ReplayStep]:
+        await self._admin()
+        table_id = _table_id(request.table_id)
+        if request.from_version < 0 or request.to_version < 0:
+            raise wire.BadRequest("versions cannot be negative")
+        async for version, rec, state in replay(self.tables, table_id, request.from_version or 1,
+                                                request.to_version or None):
+            yield admin_pb2.ReplayStep(
+                version=version, type=rec.type,
+                data_json=json.dumps(rec.data, ensure_ascii=False),
+                metadata_json=json.dumps(rec.metadata, ensure_ascii=False),
+                state_json=json.dumps(to_json(state), ensure_ascii=False),
+                recorded_at=rec.recorded_at.isoformat())
+
+    @unary
+    async def Verify(self, request: admin_pb2.VerifyRequest, context: Any) -> admin_pb2.VerifyResponse:
+        await self._admin()
+        records = await self.tables.history(_table_id(request.table_id))
+        result = verify(records)
+        return admin_pb2.VerifyResponse(
+            ok=result.ok, events_checked=result.events_checked,
+            commands_checked=result.commands_checked,
+            first_mismatch_version=result.first_mismatch_version, mismatch=result.mismatch,
+            decks_checked=result.decks_checked, problems=result.problems)
+
+    @unary
+    async def ListTables(self, request: admin_pb2.ListTablesRequest, context: Any) -> admin_pb2.ListTablesResponse:
+        await self._admin()
+        summaries = []
+        for table_id in sorted(await self.tables.live.live_tables()):
+            try:
+                table = await self.tables.get(table_id)
+            except LookupError:
+                continue
+            summaries.append(admin_pb2.TableSummary(
+                table_id=table_id, ruleset=table.ruleset, version=table.version,
+                status=table.status.value, players=[p or "" for p in table.seats]))
+        return admin_pb2.ListTablesResponse(tables=summaries)
+
+
+async def replay(tables: TableService, table_id: str, first: int, last: int | None) -> AsyncIterator[tuple[int, Any, Table]]:
+    """Each event from `first` to `last` with the full table state after it."""
+    from services.game.table import evolve
+
+    state = Table()
+    for rec in await tables.history(table_id):
+        state = evolve(state, rec.decode())
+        if rec.version < first:
+            continue
+        if last is not None and rec.version > last:
+            break
+        yield rec.version, rec, state
+
+
+def register(server: grpc.aio.Server, tables: TableService, secret: str) -> None:
+    """Add the Auth, Game and Admin servicers to `server`."""
+    auth_pb2_grpc.add_AuthServicer_to_server(AuthServicer(secret), server)
+    game_pb2_grpc.add_GameServicer_to_server(GameServicer(tables), server)
+    admin_pb2_grpc.add_AdminServicer_to_server(AdminServicer(tables), server)

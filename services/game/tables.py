@@ -1,0 +1,351 @@
+"""The table application service: load, decide, append, publish, and the clock that drives timeouts.
+
+Every change to a table goes through `execute`: load the table (cache, else snapshot + tail),
+decide, append at the expected version (retrying a conflict against a fresh load), then publish
+the new events for watchers, refresh the cached public view and re-arm the table's deadline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import json
+import pickle
+import secrets
+import uuid
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from engine.core.contract import Status
+from engine.core.errors import RuleViolation
+from engine.core.messages import decode, encode, message_to_json, to_json
+from services.eventstore import NewEvent, WrongExpectedVersion
+from services.game import table as tables
+from services.game.table import Table, Timeout
+from services.live.base import LiveState, wall_clock_ms
+from services.observability import APPENDS, COMMAND_LATENCY, LIVE_TABLES, log
+
+STREAM_PREFIX = "table-"
+BETWEEN_HANDS_MS = 10_000  # after a hand ends, the next starts this late unless all are ready sooner
+AUTO_PLAY_DELAY_MS = 300  # how soon the server acts for a seat on auto-play (a human-like pace)
+CACHE_SIZE = 20_000
+CONFLICT_RETRIES = 5
+
+
+def _fingerprint() -> str:
+    """Changes whenever the engine or the table aggregate changes: older snapshots are ignored."""
+    h = hashlib.sha256()
+    root = Path(__file__).resolve().parents[2]
+    for path in sorted([*root.joinpath("engine").rglob("*.py"), Path(tables.__file__)]):
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+SNAPSHOT_FINGERPRINT = _fingerprint()
+
+
+class TableNotFound(LookupError):
+    """No table with that id."""
+
+
+class VersionConflict(Exception):
+    """The action was decided on an older table version than the current one."""
+
+    def __init__(self, expected: int, actual: int) -> None:
+        super().__init__(f"the table is at version {actual}, not {expected}: refresh and retry")
+        self.expected, self.actual = expected, actual
+
+
+@dataclass
+class Outcome:
+    """What a command did: the table's version after it, and the events it added (none when
+    it was a retry of an action already applied, or changed nothing)."""
+
+    table: Table
+    version: int
+    events: list[Any] = field(default_factory=list)
+    duplicate: bool = False
+
+
+def new_table_id() -> str:
+    return STREAM_PREFIX + uuid.uuid4().hex[:16]
+
+
+def encode_payload(version: int, ev: Any) -> bytes:
+    """An event as fanned out to every node (unredacted: each watcher redacts for its seat)."""
+    name, schema, data = encode(ev)
+    return json.dumps({"version": version, "type": name, "schema": schema, "data": data},
+                      separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def decode_payload(payload: bytes) -> tuple[int, Any]:
+    msg = json.loads(payload)
+    return msg["version"], decode(msg["type"], msg["schema"], msg["data"])
+
+
+class TableService:
+    """Tables on one node. Commands for one table run one at a time (an asyncio lock per table)."""
+
+    def __init__(self, store: Any, live: LiveState, *, node_id: str = "",
+                 clock_ms: Callable[[], int] = wall_clock_ms) -> None:
+        self.store, self.live = store, live
+        self.node_id = node_id or uuid.uuid4().hex[:8]
+        self.clock_ms = clock_ms
+        self._cache: OrderedDict[str, Table] = OrderedDict()
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._last_event_ms: dict[str, int] = {}
+
+    # -- commands ----------------------------------------------------------------------------
+
+    async def create(self, ruleset: str, options: dict[str, Any], created_by: str, *,
+                     private: bool = True, fixed_deal: str = "", command_id: str | None = None,
+                     table_id: str | None = None) -> Outcome:
+        """A new table; `fixed_deal` (scenario deal JSON) makes its first hand that deal."""
+        table_id = table_id or new_table_id()
+        cmd = tables.CreateTable(table_id, ruleset, dict(options), created_by, private, fixed_deal)
+        return await self.execute(table_id, cmd, command_id=command_id, actor=created_by)
+
+    async def ready(self, table_id: str, player_id: str, command_id: str | None = None) -> Outcome:
+        cmd = tables.Ready(player_id, secrets.token_bytes(16), secrets.token_bytes(16))
+        return await self.execute(table_id, cmd, command_id=command_id, actor=player_id)
+
+    async def execute(self, table_id: str, cmd: Any, *, command_id: str | None, actor: str,
+                      expected_version: int | None = None) -> Outcome:
+        """Decide `cmd` on the table and store its events; see the module docstring."""
+        started = self.clock_ms()
+        async with self._lock(table_id):
+            for _ in range(CONFLICT_RETRIES):
+                table = await self._load(table_id, must_exist=not isinstance(cmd, tables.CreateTable))
+                if expected_version is not None and expected_version != table.version:
+                    if command_id and await self._already_applied(table_id, command_id):
+                        return Outcome(table, table.version, duplicate=True)
+                    raise VersionConflict(expected_version, table.version)
+                try:
+                    events = tables.decide(table, cmd)
+                except RuleViolation:
+                    if command_id and await self._already_applied(table_id, command_id):
+                        return Outcome(table, table.version, duplicate=True)
+                    raise
+                if not events:
+                    return Outcome(table, table.version)
+                now = datetime.now(UTC).isoformat()
+                first = {"command_id": command_id, "actor": actor, "time": now,
+                         "node": self.node_id, "command": message_to_json(cmd)}
+                rest = {"command_id": command_id, "actor": actor, "time": now}
+                new = [NewEvent.of(ev, first if i == 0 else rest) for i, ev in enumerate(events)]
+                try:
+                    version = await self.store.append(table_id, table.version, new, command_id=command_id)
+                except WrongExpectedVersion:
+                    self._forget(table_id)
+                    continue
+                if version != table.version + len(events):
+                    # The same command id was stored before: that earlier result stands.
+                    self._forget(table_id)
+                    table = await self._load(table_id, must_exist=True)
+                    return Outcome(table, version, duplicate=True)
+                APPENDS.inc()
+                before = table.status if table.exists else None
+                for ev in events:
+                    table = tables.evolve(table, ev)
+                self._remember(table)
+                self._last_event_ms[table_id] = self.clock_ms()
+                await self._after_commit(table, events, table.version - len(events), before)
+                COMMAND_LATENCY.observe((self.clock_ms() - started) / 1000)
+                return Outcome(table, table.version, events)
+            raise VersionConflict(-1, (await self._load(table_id, must_exist=True)).version)
+
+    async def _already_applied(self, table_id: str, command_id: str) -> bool:
+        for rec in reversed(await self.store.read_stream(table_id)):
+            if rec.metadata.get("command_id") == command_id:
+                return True
+        return False
+
+    async def _after_commit(self, table: Table, events: list[Any], first_version: int,
+                            status_before: Status | None) -> None:
+        for offset, ev in enumerate(events, start=1):
+            await self.live.publish(table.table_id, first_version + offset,
+                                    encode_payload(first_version + offset, ev))
+        await self.live.set_view(table.table_id, table.version, public_view(table))
+        status = table.status
+        if any(isinstance(ev, tables.TableCreated) for ev in events):
+            await self.live.mark_live(table.table_id)
+        if status is Status.MATCH_OVER:
+            await self.live.unmark_live(table.table_id)
+        if status_before is not None and status_before != status:
+            await self._snapshot(table)  # hand boundaries: rehydration = snapshot + one hand
+        await self._arm_deadline(table, self.clock_ms())
+
+    async def _snapshot(self, table: Table) -> None:
+        blob = base64.b64encode(pickle.dumps(table, protocol=pickle.HIGHEST_PROTOCOL)).decode()
+        await self.store.save_snapshot(table.table_id, table.version, "table.Snapshot", 1,
+                                       {"fingerprint": SNAPSHOT_FINGERPRINT, "pickle": blob})
+
+    # -- deadlines ---------------------------------------------------------------------------
+
+    def delay_ms(self, table: Table) -> int | None:
+        """How long after its last event the table's pending decision times out (None: none)."""
+        status = table.status
+        if status is Status.WAITING_FOR_HAND:
+            if table.hands_started == 0 or any(p is None for p in table.seats):
+                return None
+            everyone_auto = all(table.is_auto(s) for s in range(len(table.seats)))
+            return AUTO_PLAY_DELAY_MS if everyone_auto else BETWEEN_HANDS_MS
+        if status is not Status.IN_HAND:
+            return None
+        deadline = table.rules.deadline(table.game)
+        if deadline is None:
+            return None
+        owing = [s for s in deadline.defaults if s is not None]
+        if owing and all(table.is_auto(s) for s in owing):
+            return min(AUTO_PLAY_DELAY_MS, deadline.timeout_ms)
+        return deadline.timeout_ms
+
+    async def _arm_deadline(self, table: Table, since_ms: int) -> None:
+        delay = self.delay_ms(table)
+        if delay is None:
+            await self.live.cancel(table.table_id, "turn")
+        else:
+            await self.live.schedule(table.table_id, "turn", since_ms + delay, str(table.version).encode())
+
+    async def fire_due(self, limit: int = 200) -> int:
+        """Fire every deadline that is due now (the clock's tick); returns how many fired."""
+        due = await self.live.claim_due(self.clock_ms(), limit)
+        if due:
+            await asyncio.gather(*(self._fire(d.table_id, int(d.payload)) for d in due))
+        return len(due)
+
+    async def _fire(self, table_id: str, version: int) -> None:
+        cmd = Timeout(version, secrets.token_bytes(16), secrets.token_bytes(16))
+        try:
+            await self.execute(table_id, cmd, command_id=f"timeout:{version}", actor="server")
+        except Exception:  # a timer must never kill the clock; the table stays as it was
+            log.exception("timeout_failed", table_id=table_id, version=version)
+
+    async def run_clock(self, stop: asyncio.Event, tick_s: float = 0.05) -> None:
+        """Fire deadlines until `stop` is set."""
+        while not stop.is_set():
+            try:
+                await self.fire_due()
+            except Exception:
+                log.exception("clock_tick_failed")
+            try:
+                await asyncio.wait_for(stop.wait(), tick_s)
+            except TimeoutError:
+                pass
+
+    async def rebuild_deadlines(self) -> int:
+        """Re-arm the deadline of every unfinished table from the log (after a restart or the
+        loss of live state); a deadline that passed while down fires at once."""
+        count = 0
+        for table_id in await self.store.list_streams(STREAM_PREFIX):
+            table = await self._load(table_id, must_exist=True)
+            if table.status is Status.MATCH_OVER:
+                continue
+            await self.live.mark_live(table_id)
+            await self.live.set_view(table_id, table.version, public_view(table))
+            since = self._last_event_ms.get(table_id, self.clock_ms())
+            await self._arm_deadline(table, since)
+            count += 1
+        return count
+
+    # -- reads -------------------------------------------------------------------------------
+
+    async def get(self, table_id: str) -> Table:
+        """The table as of its latest event; TableNotFound if there is none."""
+        return await self._load(table_id, must_exist=True)
+
+    async def watch(self, table_id: str, seat: int | None, after_version: int,
+                    poll_s: float = 1.0) -> AsyncIterator[tuple[int, Any]]:
+        """Every event after `after_version` that `seat` may see, redacted, then live ones.
+
+        History comes from the event store; live events from the fan-out. A gap in the fan-out
+        (trimmed, or live state lost) is filled from the store, so nothing is missed or repeated.
+        """
+        table = await self._load(table_id, must_exist=True)
+        rs = table.rules
+        last = after_version
+        queue: asyncio.Queue[int] = asyncio.Queue()
+
+        async def pump() -> None:
+            async for published in self.live.listen(table_id, last):
+                queue.put_nowait(published.version)
+
+        pumping = asyncio.create_task(pump())
+        try:
+            while True:
+                for rec in await self.store.read_stream(table_id, last + 1):
+                    last = rec.version
+                    ev = rec.decode()
+                    shown = ev if tables.is_table_event(ev) else rs.redact(ev, seat)
+                    if shown is not None:
+                        yield rec.version, shown
+                try:
+                    newest = await asyncio.wait_for(queue.get(), poll_s)
+                    while newest <= last and not queue.empty():
+                        newest = queue.get_nowait()
+                except TimeoutError:
+                    pass
+        finally:
+            pumping.cancel()
+
+    async def history(self, table_id: str, first: int = 1, last: int | None = None) -> list[Any]:
+        await self._load(table_id, must_exist=True)
+        return await self.store.read_stream(table_id, first, last)
+
+    # -- loading -----------------------------------------------------------------------------
+
+    def _lock(self, table_id: str) -> asyncio.Lock:
+        lock = self._locks.get(table_id)
+        if lock is None:
+            lock = self._locks[table_id] = asyncio.Lock()
+        return lock
+
+    def _remember(self, table: Table) -> None:
+        self._cache[table.table_id] = table
+        self._cache.move_to_end(table.table_id)
+        while len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
+        LIVE_TABLES.set(len(self._cache))
+
+    def _forget(self, table_id: str) -> None:
+        self._cache.pop(table_id, None)
+
+    async def _load(self, table_id: str, *, must_exist: bool) -> Table:
+        table = self._cache.get(table_id)
+        if table is not None:
+            return table
+        table = Table()
+        snap = await self.store.load_snapshot(table_id)
+        if snap is not None and snap.data.get("fingerprint") == SNAPSHOT_FINGERPRINT:
+            table = pickle.loads(base64.b64decode(snap.data["pickle"]))
+        records = await self.store.read_stream(table_id, table.version + 1)
+        for rec in records:
+            table = tables.evolve(table, rec.decode())
+        if records:
+            self._last_event_ms[table_id] = int(records[-1].recorded_at.timestamp() * 1000)
+        if not table.exists:
+            if must_exist:
+                raise TableNotFound(f"no table {table_id!r}")
+            return table
+        self._remember(table)
+        return table
+
+
+def public_view(table: Table) -> bytes:
+    """What anyone may see of a table (cached in live state for cheap reads and reconnects)."""
+    rs = table.rules
+    return json.dumps({
+        "table_id": table.table_id,
+        "ruleset": table.ruleset,
+        "version": table.version,
+        "seats": list(table.seats),
+        "ready": sorted(table.ready),
+        "auto": sorted(table.auto),
+        "status": table.status.value,
+        "view": to_json(rs.view(table.game, None)),
+    }, ensure_ascii=False, separators=(",", ":")).encode()

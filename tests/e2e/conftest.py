@@ -1,0 +1,105 @@
+"""Real `qipai serve` processes for end-to-end tests, on the embedded and the production backends."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+QIPAI = Path(sys.executable).with_name("qipai")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class Server:
+    address: str
+    process: subprocess.Popen
+    log_path: Path
+    env: dict[str, str]
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def stop(self, sig: int = signal.SIGINT, timeout: float = 15) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        return self.process.returncode
+
+
+def wait_healthy(address: str, timeout: float = 20, service: str = "") -> None:
+    deadline = time.monotonic() + timeout
+    with grpc.insecure_channel(address) as channel:
+        stub = health_pb2_grpc.HealthStub(channel)
+        while True:
+            try:
+                reply = stub.Check(health_pb2.HealthCheckRequest(service=service), timeout=1)
+                if reply.status == health_pb2.HealthCheckResponse.SERVING:
+                    return
+            except grpc.RpcError:
+                pass
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{address} did not become healthy")
+            time.sleep(0.1)
+
+
+StartServer = Callable[..., Server]
+
+
+@pytest.fixture
+def start_server(tmp_path: Path) -> Iterator[StartServer]:
+    """Starts `qipai serve` processes with the given QIPAI_ variables; stops them after the test."""
+    started: list[Server] = []
+
+    def start(env: dict[str, str] | None = None, service: str = "all", wait: bool = True) -> Server:
+        port = free_port()
+        full = {k: v for k, v in os.environ.items() if not k.startswith("QIPAI_")}
+        full.update({"QIPAI_GRPC_ADDR": f"127.0.0.1:{port}", "QIPAI_LOG_LEVEL": "info",
+                     "QIPAI_DATABASE_URL": f"sqlite:///{tmp_path / 'events.sqlite3'}",
+                     "QIPAI_REDIS_URL": "memory://", "QIPAI_TOKEN_SECRET": "e2e-secret"})
+        full.update(env or {})
+        log_path = tmp_path / f"server-{len(started)}.log"
+        with open(log_path, "wb") as log:
+            process = subprocess.Popen([str(QIPAI), "serve", "--service", service], env=full,
+                                       stdout=log, stderr=subprocess.STDOUT)
+        server = Server(f"127.0.0.1:{port}", process, log_path, full)
+        started.append(server)
+        if wait:
+            try:
+                wait_healthy(server.address)
+            except TimeoutError:
+                server.stop()
+                raise AssertionError(f"server did not start:\n{server.log()}") from None
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture
+def production_env(postgres_url: str, redis_url: str, pg_schema: str) -> dict[str, str]:
+    """QIPAI_ variables pointing a server at real Postgres (own schema) and Redis (own db keys)."""
+    sep = "&" if "?" in postgres_url else "?"
+    return {"QIPAI_DATABASE_URL": f"{postgres_url}{sep}schema={pg_schema}",
+            "QIPAI_REDIS_URL": redis_url, "QIPAI_NODE_ID": f"e2e-{uuid.uuid4().hex[:6]}"}
