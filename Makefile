@@ -10,8 +10,8 @@ $(VENV)/.installed: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "qipai needs Python 3.11+, found " + sys.version.split()[0] + "; run make PYTHON=python3.11 ...")'
 	@echo "==> creating $(VENV) and installing qipai (first run only)"
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	@$(PY) -m pip install -q --upgrade pip
-	@$(PY) -m pip install -q -e '.[dev]'
+	@$(PY) -m pip install -q --upgrade pip > $(VENV)/install.log 2>&1 || { cat $(VENV)/install.log; exit 1; }
+	@$(PY) -m pip install -q -e '.[dev]' >> $(VENV)/install.log 2>&1 || { cat $(VENV)/install.log; exit 1; }
 	@touch $@
 
 gen/.stamp: $(PROTOS) $(VENV)/.installed
@@ -36,7 +36,8 @@ lint: protos
 	@$(VENV)/bin/mypy engine services clients
 
 $(VENV)/.bench: $(VENV)/.installed
-	@$(PY) -m pip install -q -e '.[dev,bench]'
+	@echo "==> installing the benchmarks' reference libraries"
+	@$(PY) -m pip install -q -e '.[dev,bench]' >> $(VENV)/install.log 2>&1 || { cat $(VENV)/install.log; exit 1; }
 	@touch $@
 
 bench: protos $(VENV)/.bench

@@ -47,7 +47,7 @@ async def open_backends(settings: Settings) -> Backends:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
     store = await open_event_store(settings.database_url)
     try:
-        live = open_live_state(settings.redis_url)
+        live = open_live_state(settings.redis_url, namespace=settings.live_namespace)
         await live.ping()
     except BaseException:
         await store.close()

@@ -22,6 +22,9 @@ class Settings(BaseSettings):
         description="event store: sqlite:///path (embedded default) or postgresql://...",
     )
     redis_url: str = Field("memory://", description="live state: memory:// (embedded) or redis://...")
+    live_namespace: str = Field(
+        "qipai", description="prefix of every live-state key, so environments can share one Redis"
+    )
     metrics_port: int = Field(0, description="Prometheus metrics port; 0 turns the endpoint off")
     log_level: str = Field("info", description="debug, info, warning or error")
     log_format: str = Field("json", description="json (structured) or console (for people)")

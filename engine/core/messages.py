@@ -268,6 +268,11 @@ def _from_json(tp: Any, data: Any) -> Any:
     raise TypeError(f"cannot decode into {tp!r}")
 
 
+def from_json(cls: type[T], data: Any) -> T:
+    """A value of `cls` (any dataclass with type hints) from its JSON form."""
+    return _from_json(cls, data)
+
+
 def message_from_json(data: dict[str, Any]) -> Any:
     """Decode `{"type": name, "data": {...}}` (current schema version) into its message."""
     if not isinstance(data, dict) or "type" not in data:

@@ -10,7 +10,6 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import grpc
-from google.protobuf import json_format
 
 from engine.core.contract import Status
 from engine.core.messages import encode, to_json
@@ -74,7 +73,7 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
     @unary
     async def CreateTable(self, request: game_pb2.CreateTableRequest, context: Any) -> game_pb2.TableResponse:
         me = await self._caller()
-        options = json_format.MessageToDict(request.options) if request.HasField("options") else {}
+        options = wire.options_from_struct(request.options) if request.HasField("options") else {}
         command_id = _request_id(me, request.request_id)
         table_id = None
         if command_id:  # the same request id names the same table, so a retry finds it
@@ -176,7 +175,7 @@ class AdminServicer(_Limited, admin_pb2_grpc.AdminServicer):
             json.loads(request.deal_json)
         except json.JSONDecodeError as exc:
             raise wire.BadRequest(f"deal_json is not valid JSON: {exc}") from None
-        options = json_format.MessageToDict(request.options) if request.HasField("options") else {}
+        options = wire.options_from_struct(request.options) if request.HasField("options") else {}
         command_id = _request_id(me, request.request_id)
         table_id = None
         if command_id:

@@ -7,13 +7,21 @@ test checks that every command of every ruleset has its message.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any
 
 from google.protobuf import json_format
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
-from engine.core.messages import is_registered, message_from_json, message_to_json, to_json
+from engine.core.messages import (
+    from_json,
+    is_registered,
+    message_from_json,
+    message_to_json,
+    to_json,
+)
 from qipai.v1 import actions_pb2, views_pb2
 
 FAMILIES = ("mahjong", "daqi")
@@ -68,5 +76,93 @@ def view_to_proto(ruleset: str, view: Any) -> views_pb2.View:
     msg = views_pb2.View()
     target: Message = getattr(msg, ruleset)
     target.SetInParent()
-    json_format.ParseDict(to_json(view), target)
+    json_format.ParseDict(_shape(to_json(view), target.DESCRIPTOR), target)
     return msg
+
+
+def view_from_proto(ruleset: str, msg: views_pb2.View, view_cls: type) -> Any:
+    """The engine view back from its message (the Python reference client feeds it to bots)."""
+    target = getattr(msg, ruleset)
+    data = json_format.MessageToDict(target, preserving_proto_field_name=True,
+                                     always_print_fields_with_no_presence=True)
+    data = _unshape(data, target.DESCRIPTOR)
+    for f in dataclasses.fields(view_cls):
+        # A repeated field cannot say "not shown" apart from "empty": where the view's own
+        # default is None (the bottom you may not see), empty means not shown.
+        if f.default is None and data.get(f.name) == []:
+            data[f.name] = None
+    return from_json(view_cls, data)
+
+
+def _unshape(data: Any, descriptor: Descriptor) -> Any:
+    if not isinstance(data, dict):
+        return data
+    out = {}
+    for key, value in data.items():
+        field = descriptor.fields_by_name[key]
+        sub = field.message_type
+        if field.is_repeated and sub is None:
+            out[key] = [None if v == "" else v for v in value] if field.type == field.TYPE_STRING else value
+        elif field.is_repeated and len(sub.fields) == 1 and sub.fields[0].is_repeated:
+            inner = sub.fields[0]
+            out[key] = [_unshape({inner.name: row.get(inner.name, [])}, sub)[inner.name] for row in value]
+        elif field.is_repeated:
+            out[key] = [_unshape(v, sub) for v in value]
+        elif sub is not None:
+            out[key] = _unshape(value, sub)
+        else:
+            out[key] = value
+    for field in descriptor.fields:  # unset optional fields and messages are None in the engine
+        if field.name not in out and not field.is_repeated and field.has_presence:
+            out[field.name] = None
+    return out
+
+
+def options_from_struct(struct: Any) -> dict[str, Any]:
+    """Ruleset option overrides from a protobuf Struct (whose numbers are all doubles)."""
+    data = json_format.MessageToDict(struct)
+    return {k: int(v) if isinstance(v, float) and v.is_integer() else v for k, v in data.items()}
+
+
+def _shape(data: Any, descriptor: Descriptor) -> Any:
+    """Fit engine JSON to a message: None means "not set" (hidden or absent), and a list of lists
+    fills a repeated message whose only field is itself repeated (a row per seat)."""
+    if not isinstance(data, dict):
+        return data
+    if set(data) == {"type", "data"} and "type" not in descriptor.fields_by_name:
+        data = data["data"]  # an event or command nested in a view travels without its type name
+    out = {}
+    for key, value in data.items():
+        if value is None:
+            continue
+        field = descriptor.fields_by_name.get(key)
+        if field is None:
+            out[key] = value  # ParseDict names the unknown field
+            continue
+        sub = field.message_type
+        repeated = field.is_repeated
+        if repeated and isinstance(value, list):
+            if sub is None:
+                out[key] = [_DEFAULTS.get(field.type, "") if v is None else v for v in value]
+            elif len(sub.fields) == 1 and sub.fields[0].is_repeated:
+                inner = sub.fields[0]
+                out[key] = [{inner.name: _shape_list(v, inner)} if isinstance(v, list) else _shape(v, sub)
+                            for v in value]
+            else:
+                out[key] = [_shape(v, sub) for v in value]
+        elif sub is not None:
+            out[key] = _shape(value, sub)
+        else:
+            out[key] = value
+    return out
+
+
+def _shape_list(values: list, field: FieldDescriptor) -> list:
+    if field.message_type is None:
+        return [_DEFAULTS.get(field.type, "") if v is None else v for v in values]
+    return [_shape(v, field.message_type) for v in values]
+
+
+# A hidden entry in a list of scalars (a face-down discard) travels as the type's empty value.
+_DEFAULTS = {FieldDescriptor.TYPE_STRING: "", FieldDescriptor.TYPE_INT32: -1,
+             FieldDescriptor.TYPE_INT64: -1, FieldDescriptor.TYPE_BOOL: False}

@@ -1,0 +1,118 @@
+"""Win checks per second: engine.mahjong.hand.is_win with 0..4 wilds against the PyPI `mahjong`
+library's `Agari.is_agari` on the same wild-free hands, in the same run.
+
+Hands are 14 tiles as 34 counts, made before timing from a seeded RNG: half built as wins (four
+random sets and a pair), half dealt at random from the 136 tiles. A hand with w wilds is the same
+hand with w of its tiles turned into wilds, so built wins stay wins. Each figure is the best of
+several timed passes over all hands,
+interleaved between the checks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from mahjong.agari import Agari  # noqa: E402
+
+from bench._report import table, write  # noqa: E402
+from engine.mahjong import suit_table  # noqa: E402
+from engine.mahjong.hand import is_win, seven_pairs  # noqa: E402
+from engine.mahjong.tiles import FULL_SET  # noqa: E402
+
+_SETS = [(t, t, t) for t in range(34)] + [(t, t + 1, t + 2) for t in range(27) if t % 9 <= 6]
+
+
+def _built_win(rng: random.Random) -> list[int]:
+    while True:
+        tiles = [t for g in rng.choices(_SETS, k=4) for t in g] + [rng.randrange(34)] * 2
+        if max(tiles.count(t) for t in set(tiles)) <= 4:
+            rng.shuffle(tiles)
+            return tiles
+
+
+def make_hands(n: int, seed: int) -> list[list[int]]:
+    """n hands of 14 tile ids, in random order within each hand."""
+    rng = random.Random(seed)
+    return [_built_win(rng) if i % 2 == 0 else rng.sample(FULL_SET, 14) for i in range(n)]
+
+
+def as_counts(tiles: list[int], wilds: int) -> list[int]:
+    c = [0] * 34
+    for t in tiles[wilds:]:  # the first `wilds` tiles become wilds
+        c[t] += 1
+    return c
+
+
+def _pass_seconds(check, hands: list[list[int]], wilds: int) -> float:
+    start = time.perf_counter()
+    for c in hands:
+        check(c, wilds)
+    return time.perf_counter() - start
+
+
+def best_rates(checks: dict[str, tuple], repeats: int) -> dict[str, float]:
+    """Checks per second of each `(check, hands, wilds)`, best pass of `repeats`; the passes of all
+    checks are interleaved so a busy machine slows every side alike."""
+    best = dict.fromkeys(checks, float("inf"))
+    for _ in range(repeats):
+        for name, (check, hands, wilds) in checks.items():
+            best[name] = min(best[name], _pass_seconds(check, hands, wilds))
+    return {name: len(checks[name][1]) / seconds for name, seconds in best.items()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--hands", type=int, default=20_000)
+    p.add_argument("--repeats", type=int, default=5)
+    p.add_argument("--seed", type=int, default=2024)
+    p.add_argument("--quick", action="store_true", help="a short run (4,000 hands, 2 passes)")
+    args = p.parse_args(argv)
+    n, repeats = (4_000, 2) if args.quick else (args.hands, args.repeats)
+
+    start = time.perf_counter()
+    suit_table.build(9, runs=True)
+    build_s = time.perf_counter() - start
+
+    hands = make_hands(n, args.seed)
+    by_wilds = {w: [as_counts(t, w) for t in hands] for w in range(5)}
+    plain = by_wilds[0]
+
+    agari = Agari()
+    ref = agari.is_agari
+    # Agari also accepts seven pairs and thirteen orphans; outside those both must agree.
+    disagree = sum(1 for c in plain if is_win(c) != ref(c) and not seven_pairs(c))
+    wins = {w: sum(is_win(c, w) for c in by_wilds[w]) for w in range(5)}
+
+    checks = {w: (is_win, by_wilds[w], w) for w in range(5)}
+    checks["ref"] = (lambda c, _wilds: ref(c), plain, 0)
+    measured = best_rates(checks, repeats)
+    rates = {w: measured[w] for w in range(5)}
+    ref_rate = measured["ref"]
+    ratio = rates[0] / ref_rate
+
+    rows = [[f"is_win, {w} wild{'s' if w != 1 else ''}", n, wins[w] / n, rates[w], 1e6 / rates[w]] for w in range(5)]
+    rows.append(["mahjong Agari.is_agari", n, sum(map(ref, plain)) / n, ref_rate, 1e6 / ref_rate])
+    print(table(["check", "hands", "win share", "checks/s", "µs/check"], rows))
+    print(f"ratio vs mahjong lib (0 wilds): {ratio:.2f} (goal >= 1.5); 4 wilds: {rates[4]:,.0f}/s (goal >= 100,000)")
+    print(f"number-suit table build: {build_s:.2f} s; disagreements with Agari outside seven pairs: {disagree}")
+
+    figures: dict[str, float | int] = {f"checks_per_s_{w}wild": round(rates[w]) for w in range(5)}
+    figures.update(
+        ref_checks_per_s=round(ref_rate),
+        ratio_vs_mahjong_lib=round(ratio, 2),
+        hands=n,
+        table_build_s=round(build_s, 3),
+        disagreements_with_ref=disagree,
+    )
+    print(f"wrote {write('wincheck', figures)}")
+    return 1 if disagree else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,174 @@
+"""A Python client of the game service over gRPC (used by bots, the terminal client, the demo,
+the load benchmark and the end-to-end tests)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+from google.protobuf import struct_pb2
+
+from engine import rulesets
+from qipai.v1 import (
+    actions_pb2,
+    admin_pb2,
+    admin_pb2_grpc,
+    auth_pb2,
+    auth_pb2_grpc,
+    game_pb2,
+    game_pb2_grpc,
+)
+from services.game import wire
+
+
+def channel(address: str) -> grpc.aio.Channel:
+    """One channel per process is enough: calls of many players share it."""
+    return grpc.aio.insecure_channel(address, options=[("grpc.max_receive_message_length", 8 << 20)])
+
+
+@dataclass
+class Player:
+    """One logged-in player on a shared channel."""
+
+    chan: grpc.aio.Channel
+    token: str
+    player_id: str = ""
+
+    @classmethod
+    async def guest(cls, chan: grpc.aio.Channel, name: str) -> Player:
+        reply = await auth_pb2_grpc.AuthStub(chan).GuestLogin(auth_pb2.GuestLoginRequest(name=name))
+        return cls(chan, reply.token, reply.player_id)
+
+    @property
+    def metadata(self) -> tuple[tuple[str, str], ...]:
+        return (("authorization", f"Bearer {self.token}"),)
+
+    @property
+    def game(self) -> game_pb2_grpc.GameStub:
+        return game_pb2_grpc.GameStub(self.chan)
+
+    @property
+    def admin(self) -> admin_pb2_grpc.AdminStub:
+        return admin_pb2_grpc.AdminStub(self.chan)
+
+    async def create_table(self, ruleset: str, options: dict[str, Any] | None = None,
+                           request_id: str = "") -> game_pb2.TableResponse:
+        opts = struct_pb2.Struct()
+        opts.update(options or {})
+        return await self.game.CreateTable(
+            game_pb2.CreateTableRequest(ruleset=ruleset, options=opts, request_id=request_id),
+            metadata=self.metadata)
+
+    async def join(self, table_id: str, seat: int | None = None) -> game_pb2.TableResponse:
+        req = game_pb2.JoinRequest(table_id=table_id, request_id=uuid.uuid4().hex)
+        if seat is not None:
+            req.seat = seat
+        return await self.game.Join(req, metadata=self.metadata)
+
+    async def ready(self, table_id: str) -> game_pb2.TableResponse:
+        return await self.game.Ready(game_pb2.TableRequest(table_id=table_id, request_id=uuid.uuid4().hex),
+                                     metadata=self.metadata)
+
+    async def view(self, table_id: str) -> game_pb2.ViewResponse:
+        return await self.game.GetView(game_pb2.TableRequest(table_id=table_id), metadata=self.metadata)
+
+    async def act(self, table_id: str, action: actions_pb2.Action, action_id: str | None = None,
+                  expected_version: int | None = None) -> game_pb2.TableResponse:
+        req = game_pb2.ActRequest(table_id=table_id, action_id=action_id or uuid.uuid4().hex,
+                                  action=action)
+        if expected_version is not None:
+            req.expected_version = expected_version
+        return await self.game.Act(req, metadata=self.metadata)
+
+    def watch(self, table_id: str, from_version: int = 0) -> Any:
+        return self.game.Watch(game_pb2.WatchRequest(table_id=table_id, from_version=from_version),
+                               metadata=self.metadata)
+
+
+async def seat_players(players: list[Player], table_id: str) -> None:
+    """Everyone sits (in list order: player i takes seat i) and declares ready."""
+    for i, p in enumerate(players):
+        await p.join(table_id, i)
+    await asyncio.gather(*(p.ready(table_id) for p in players))
+
+
+async def play_seat(player: Player, table_id: str, bot: str = "greedy", seed: int = 0,
+                    hands: int = 1, idle_s: float = 2.0) -> int:
+    """Act for this player's seat with a bot until `hands` hands have ended (or the match is
+    over); returns how many actions it sent. It wakes on the seat's Watch stream (and looks
+    again after `idle_s` without news), like a real client."""
+    rng = random.Random(seed)
+    reply = await player.view(table_id)
+    rs = rulesets.get(reply.view.WhichOneof("ruleset"))
+    choose = rs.bots[bot]
+    news: asyncio.Queue[int] = asyncio.Queue()
+    stream = player.watch(table_id, reply.version)
+
+    async def pump() -> None:
+        async for ev in stream:
+            news.put_nowait(ev.version)
+
+    pumping = asyncio.create_task(pump())
+    sent = ended = 0
+    in_hand = reply.status == "in_hand"
+    try:
+        while reply.status != "match_over":
+            if in_hand and reply.status == "waiting_for_hand":
+                ended += 1
+                if ended >= hands:
+                    break
+                await player.ready(table_id)
+            in_hand = reply.status == "in_hand"
+            if reply.legal_actions:
+                legal = [wire.action_to_command(a, reply.seat) for a in reply.legal_actions]
+                cmd = choose(_engine_view(rs, reply), legal, rng)
+                if cmd is not None:
+                    try:
+                        await player.act(table_id, wire.command_to_action(cmd),
+                                         expected_version=reply.version)
+                        sent += 1
+                    except grpc.aio.AioRpcError as err:
+                        # Somebody moved first (a claim resolved, the clock dealt): look again.
+                        if err.code() not in (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION):
+                            raise
+                    reply = await player.view(table_id)
+                    continue
+            if pumping.done():
+                pumping.result()  # the stream ended: raise its error
+                raise ConnectionError("the watch stream ended")
+            try:
+                await asyncio.wait_for(news.get(), idle_s)
+                while not news.empty():
+                    news.get_nowait()
+            except TimeoutError:
+                pass
+            reply = await player.view(table_id)
+    finally:
+        stream.cancel()
+        pumping.cancel()
+    return sent
+
+
+_VIEW_CLASSES: dict[str, type] = {}
+
+
+def _engine_view(rs: Any, reply: game_pb2.ViewResponse) -> Any:
+    cls = _VIEW_CLASSES.get(rs.name)
+    if cls is None:
+        cls = _VIEW_CLASSES[rs.name] = _view_class(rs.name)
+    return wire.view_from_proto(rs.name, reply.view, cls)
+
+
+def _view_class(name: str) -> type:
+    import importlib
+
+    return importlib.import_module(f"engine.{name}.view").View
+
+
+async def admin_replay(admin: Player, table_id: str) -> list[admin_pb2.ReplayStep]:
+    return [step async for step in admin.admin.Replay(admin_pb2.ReplayRequest(table_id=table_id),
+                                                       metadata=admin.metadata)]

@@ -1,0 +1,214 @@
+"""The event-store interface both backends implement; input checks live here, once."""
+
+from __future__ import annotations
+
+import abc
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from typing import Any, Protocol
+
+from engine.core.messages import is_registered
+
+from . import validation
+from .records import START, GlobalPosition, NewEvent, RecordedEvent, Snapshot
+
+
+class Transaction(Protocol):
+    """The consumer's view of the transaction in which its checkpoint is saved.
+
+    Whatever a handler runs through it commits or rolls back together with the checkpoint.
+    Parameters use the backend's DB-API style: `%s` / `%(name)s` on Postgres (psycopg),
+    `?` / `:name` on SQLite; `paramstyle` says which ("format" or "qmark"). `connection` is
+    the raw psycopg `AsyncConnection` or `sqlite3.Connection` (the latter only to be used
+    through `execute`, which runs it on the store's database thread).
+    """
+
+    backend: str
+    paramstyle: str
+
+    @property
+    def connection(self) -> Any: ...
+
+    async def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[tuple]:
+        """Run one statement; returns its rows ([] for statements without a result)."""
+        ...
+
+    async def executemany(self, sql: str, params: Sequence[Sequence[Any] | dict[str, Any]]) -> None:
+        """Run one statement once per parameter set."""
+        ...
+
+
+Handler = Callable[[Transaction, list[RecordedEvent]], Awaitable[None]]
+
+
+class Wakeup:
+    """A counter that appends bump; waiters sleep until it moves past what they last saw.
+
+    Reading the counter *before* reading events and waiting for it to change *after* means a
+    wake-up that lands between the two is never lost.
+    """
+
+    def __init__(self) -> None:
+        self.generation = 0
+        self._changed = asyncio.Event()
+
+    def bump(self) -> None:
+        self.generation += 1
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    async def wait(self, seen: int, timeout: float) -> None:
+        if self.generation != seen:
+            return
+        try:
+            await asyncio.wait_for(self._changed.wait(), timeout)
+        except TimeoutError:
+            pass
+
+
+class EventStore(abc.ABC):
+    """An append-only log of streams with optimistic concurrency, idempotent commands,
+    a loss-free global order, snapshots, and exactly-once subscriptions."""
+
+    backend: str
+
+    def __init__(self, known_type: Callable[[str], bool] | None = None) -> None:
+        self._known_type = known_type or (lambda name: is_registered(name, "event"))
+        self.wakeup = Wakeup()
+
+    async def __aenter__(self) -> EventStore:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def append(
+        self,
+        stream_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        command_id: str | None = None,
+    ) -> int:
+        """Append `events` after `expected_version` (0 = new stream) and return the new version.
+
+        Raises `WrongExpectedVersion` if the stream is elsewhere. If `command_id` was already
+        appended to this stream, returns that append's resulting version and writes nothing,
+        whatever `expected_version` says now.
+        """
+        rows = validation.new_events(events, self._known_type)
+        return await self._append(
+            validation.stream_id(stream_id),
+            validation.version(expected_version, "expected version"),
+            rows,
+            validation.optional_text(command_id, "command id", validation.MAX_COMMAND_ID_LENGTH),
+        )
+
+    async def read_stream(
+        self, stream_id: str, from_version: int = 1, to_version: int | None = None
+    ) -> list[RecordedEvent]:
+        """The stream's events with `from_version <= version <= to_version`, in version order."""
+        first = validation.version(from_version, "from version", 1)
+        last = None if to_version is None else validation.version(to_version, "to version")
+        return await self._read_stream(validation.stream_id(stream_id), first, last)
+
+    async def read_all(
+        self, after: GlobalPosition = START, limit: int = 1000
+    ) -> list[RecordedEvent]:
+        """Up to `limit` events after `after` in global order. Pass the last event's `position`
+        as the next `after`: no event ever appears behind a position already returned."""
+        return await self._read_all(validation.position(after), validation.limit(limit))
+
+    async def stream_version(self, stream_id: str) -> int:
+        """The stream's current version (0 if it has no events)."""
+        return await self._stream_version(validation.stream_id(stream_id))
+
+    async def list_streams(self, prefix: str | None = None) -> list[str]:
+        """Every stream id (starting with `prefix`, if given), sorted."""
+        if prefix is not None and not isinstance(prefix, str):
+            raise validation.InvalidInput(f"prefix must be text, got {prefix!r}")
+        return await self._list_streams(prefix or "")
+
+    async def save_snapshot(
+        self, stream_id: str, version: int, type: str, schema_version: int, data: dict[str, Any]
+    ) -> None:
+        """Keep `data` as the stream's state at `version` (an older snapshot never replaces a newer one)."""
+        sid = validation.stream_id(stream_id)
+        at = validation.version(version, "snapshot version", 1)
+        name = validation.type_name(type)
+        schema = validation.version(schema_version, "snapshot schema version", 1)
+        text = validation.sized(validation.to_json(data, "snapshot data"), f"snapshot of {sid}")
+        await self._save_snapshot(sid, at, name, schema, text)
+
+    async def load_snapshot(self, stream_id: str) -> Snapshot | None:
+        """The stream's latest snapshot, or None."""
+        return await self._load_snapshot(validation.stream_id(stream_id))
+
+    def subscribe(self, name: str, handler: Handler, **options: Any):  # -> Subscription
+        """A `Subscription` named `name` (its checkpoint's key); start it with `await sub.run()`."""
+        from .subscription import Subscription
+
+        return Subscription(self, name, handler, **options)
+
+    async def follow(
+        self, after: GlobalPosition = START, poll_interval: float = 1.0, batch_size: int = 500
+    ) -> AsyncIterator[RecordedEvent]:
+        """Every event after `after`, then live ones as they commit (at-least-once for the
+        caller: remember the last position yourself to resume)."""
+        validation.position(after)
+        while True:
+            seen = self.wakeup.generation
+            batch = await self.read_all(after, batch_size)
+            for event in batch:
+                yield event
+            if batch:
+                after = batch[-1].position
+            if len(batch) < batch_size:
+                await self._wait_for_appends(seen, poll_interval)
+
+    async def checkpoint(self, name: str) -> GlobalPosition:
+        """Where the subscription `name` has got to (START if it never ran)."""
+        return await self._checkpoint(validation.optional_text(name, "subscription name", 200) or "")
+
+    @abc.abstractmethod
+    def transaction(self) -> contextlib.AbstractAsyncContextManager[Transaction]:
+        """`async with store.transaction() as tx:` runs SQL of your own in one transaction
+        (committed on exit, rolled back on an exception), e.g. a consumer's schema set-up."""
+
+    @abc.abstractmethod
+    async def close(self) -> None: ...
+
+    @abc.abstractmethod
+    async def _append(
+        self, stream_id: str, expected: int, rows: list[tuple[str, int, str, str]], command_id: str | None
+    ) -> int: ...
+
+    @abc.abstractmethod
+    async def _read_stream(self, stream_id: str, first: int, last: int | None) -> list[RecordedEvent]: ...
+
+    @abc.abstractmethod
+    async def _read_all(self, after: GlobalPosition, limit: int) -> list[RecordedEvent]: ...
+
+    @abc.abstractmethod
+    async def _stream_version(self, stream_id: str) -> int: ...
+
+    @abc.abstractmethod
+    async def _list_streams(self, prefix: str) -> list[str]: ...
+
+    @abc.abstractmethod
+    async def _save_snapshot(self, stream_id: str, version: int, type: str, schema: int, data: str) -> None: ...
+
+    @abc.abstractmethod
+    async def _load_snapshot(self, stream_id: str) -> Snapshot | None: ...
+
+    @abc.abstractmethod
+    async def _checkpoint(self, name: str) -> GlobalPosition: ...
+
+    @abc.abstractmethod
+    async def _consume(self, name: str, batch_size: int, handler: Handler) -> int:
+        """Read the next batch after `name`'s checkpoint and, in one transaction, run `handler`
+        and advance the checkpoint. Returns how many events were handled (0: caught up)."""
+
+    async def _wait_for_appends(self, seen: int, timeout: float) -> None:
+        """Sleep until an append may have committed since `seen`, or `timeout` passes."""
+        await self.wakeup.wait(seen, timeout)

@@ -1,0 +1,417 @@
+"""Live state in Redis (redis.asyncio + hiredis), with keys that work unchanged on Redis Cluster.
+
+Key layout (`ns` is the namespace):
+- `ns:t:{table}:view|events|lease|fence` — everything of one table shares the `{table}` hash tag;
+- `ns:dl:{dlN}:due|data|bytable` — deadlines, sharded over DEADLINE_SHARDS fixed slots by a hash
+  of the table id, because one global sorted set would pin every table's timer to one node;
+- `ns:nodes:{nodes}:exp|addr` — the node registry; `ns:live` — the live tables index;
+- `ns:rl:{key}` — a rate limit's call log; `ns:p:{player}` — presence.
+"""
+
+from __future__ import annotations
+
+import os
+import zlib
+from collections.abc import AsyncIterator
+from types import TracebackType
+from typing import Any
+from urllib.parse import urlsplit
+
+import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from services.live import scripts
+from services.live.base import (
+    Clock,
+    Deadline,
+    Holder,
+    Lease,
+    LiveState,
+    LiveStateUnavailable,
+    Published,
+    View,
+    check_min_token,
+    check_ttl,
+    check_version,
+    wall_clock_ms,
+)
+from services.live.fanout import StreamFanOut
+
+DEADLINE_SHARDS = 16
+"""Fixed for a deployment: every node must map a table to the same shard."""
+
+_DAY_MS = 24 * 3600 * 1000
+
+
+def redis_address(url: str) -> str:
+    """`host:port/db` of a Redis URL, without user or password (for messages and logs)."""
+    parts = urlsplit(url)
+    if parts.scheme == "unix":
+        return parts.path
+    host = parts.hostname or "localhost"
+    port = parts.port or 6379
+    db = parts.path.lstrip("/") or "0"
+    return f"{host}:{port}/{db}"
+
+
+class _Unavailable:
+    """Turns connection failures into LiveStateUnavailable naming the address."""
+
+    def __init__(self, address: str) -> None:
+        self.address = address
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if isinstance(error, RedisConnectionError | RedisTimeoutError | OSError):
+            raise LiveStateUnavailable(
+                f"live state (Redis at {self.address}) is unreachable: {error}"
+            ) from error
+
+
+class RedisLiveState(LiveState):
+    """Live state shared by every game node through one Redis (or Redis Cluster) deployment."""
+
+    def __init__(
+        self,
+        url: str,
+        namespace: str = "qipai",
+        *,
+        clock: Clock = wall_clock_ms,
+        stream_maxlen: int = 1000,
+        idle_ttl_ms: int = _DAY_MS,
+        listen_block_ms: int = 100,
+        listen_group_size: int = 256,
+        listen_queue_size: int = 1024,
+        connect_timeout_s: float = 2.0,
+        max_connections: int = 200,
+    ) -> None:
+        if any(c in namespace for c in "{}*?[]"):
+            raise ValueError(f"namespace {namespace!r} may not contain braces or glob characters")
+        self.namespace = namespace
+        self.address = redis_address(url)
+        self._clock = clock
+        self._maxlen = stream_maxlen
+        self._idle_ttl_ms = idle_ttl_ms
+        self._guard = _Unavailable(self.address)
+        # Blocking pool: a burst of concurrent calls waits for a connection instead of failing.
+        self._pool = aioredis.BlockingConnectionPool.from_url(
+            url,
+            max_connections=max_connections,
+            timeout=5,
+            socket_connect_timeout=connect_timeout_s,
+            # A blocked XREAD must not look like a dead socket.
+            socket_timeout=max(5.0, 3 * listen_block_ms / 1000),
+            retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), 2),
+            retry_on_error=[RedisConnectionError, RedisTimeoutError],
+            health_check_interval=30,
+        )
+        # Any: redis-py types every reply as a union of sync/async and bytes/str.
+        self._client: Any = aioredis.Redis(connection_pool=self._pool)
+        register = self._client.register_script
+        self._set_view = register(scripts.SET_VIEW)
+        self._publish = register(scripts.PUBLISH)
+        self._acquire = register(scripts.ACQUIRE_LEASE)
+        self._renew = register(scripts.RENEW_LEASE)
+        self._release = register(scripts.RELEASE_LEASE)
+        self._register_node = register(scripts.REGISTER_NODE)
+        self._schedule = register(scripts.SCHEDULE)
+        self._cancel = register(scripts.CANCEL)
+        self._claim = register(scripts.CLAIM_DUE)
+        self._allow = register(scripts.ALLOW)
+        self._next_shard = 0
+        self._fanout = StreamFanOut(
+            self._client,
+            lambda: self._guard,
+            block_ms=listen_block_ms,
+            group_size=listen_group_size,
+            queue_size=listen_queue_size,
+        )
+
+    # -- keys -------------------------------------------------------------------------------
+    def _table_key(self, table_id: str, what: str) -> str:
+        return f"{self.namespace}:t:{{{table_id}}}:{what}"
+
+    def _shard_keys(self, shard: int) -> list[str]:
+        base = f"{self.namespace}:dl:{{dl{shard}}}"
+        return [f"{base}:due", f"{base}:data", f"{base}:bytable"]
+
+    @staticmethod
+    def _shard(table_id: str) -> int:
+        return zlib.crc32(table_id.encode()) % DEADLINE_SHARDS
+
+    @property
+    def _node_keys(self) -> list[str]:
+        return [f"{self.namespace}:nodes:{{nodes}}:exp", f"{self.namespace}:nodes:{{nodes}}:addr"]
+
+    # -- table view cache -------------------------------------------------------------------
+    async def set_view(self, table_id: str, version: int, data: bytes) -> bool:
+        with self._guard:
+            stored = await self._set_view(
+                keys=[self._table_key(table_id, "view")],
+                args=[version, data, self._idle_ttl_ms],
+            )
+        return bool(stored)
+
+    async def get_view(self, table_id: str) -> View | None:
+        with self._guard:
+            version, data = await self._client.hmget(self._table_key(table_id, "view"), "v", "d")
+        if version is None or data is None:
+            return None
+        return View(int(version), bytes(data))
+
+    # -- fan-out ----------------------------------------------------------------------------
+    async def publish(self, table_id: str, version: int, payload: bytes) -> bool:
+        check_version(version)
+        with self._guard:
+            added = await self._publish(
+                keys=[self._table_key(table_id, "events")],
+                args=[version, payload, self._maxlen, self._idle_ttl_ms],
+            )
+        return bool(added)
+
+    async def listen(self, table_id: str, after_version: int) -> AsyncIterator[Published]:
+        async for message in self._fanout.listen(
+            self._table_key(table_id, "events"), after_version
+        ):
+            yield message
+
+    # -- single-writer lease ----------------------------------------------------------------
+    async def acquire_lease(
+        self, table_id: str, node_id: str, ttl_ms: int, min_token: int = 0
+    ) -> Lease | None:
+        check_ttl(ttl_ms)
+        check_min_token(min_token)
+        with self._guard:
+            token = await self._acquire(
+                keys=[self._table_key(table_id, "lease"), self._table_key(table_id, "fence")],
+                args=[node_id, ttl_ms, min_token, max(_DAY_MS, 2 * ttl_ms)],
+            )
+        if token is None:
+            return None
+        return Lease(table_id, node_id, int(token))
+
+    async def renew(self, lease: Lease, ttl_ms: int) -> bool:
+        check_ttl(ttl_ms)
+        with self._guard:
+            renewed = await self._renew(
+                keys=[self._table_key(lease.table_id, "lease")],
+                args=[f"{lease.token} {lease.node_id}", ttl_ms],
+            )
+        return bool(renewed)
+
+    async def release(self, lease: Lease) -> bool:
+        with self._guard:
+            released = await self._release(
+                keys=[self._table_key(lease.table_id, "lease")],
+                args=[f"{lease.token} {lease.node_id}"],
+            )
+        return bool(released)
+
+    async def lease_holder(self, table_id: str) -> Holder | None:
+        with self._guard:
+            value = await self._client.get(self._table_key(table_id, "lease"))
+        if value is None:
+            return None
+        token, node_id = value.decode().split(" ", 1)
+        return Holder(node_id, int(token))
+
+    # -- node registry ----------------------------------------------------------------------
+    async def register_node(self, node_id: str, address: str, ttl_ms: int) -> None:
+        check_ttl(ttl_ms)
+        now = self._clock()
+        with self._guard:
+            await self._register_node(
+                keys=self._node_keys, args=[node_id, address, now + ttl_ms, now]
+            )
+
+    async def deregister_node(self, node_id: str) -> None:
+        expiry, addresses = self._node_keys
+        with self._guard:
+            async with self._client.pipeline(transaction=True) as pipe:
+                await pipe.zrem(expiry, node_id).hdel(addresses, node_id).execute()
+
+    async def node_address(self, node_id: str) -> str | None:
+        expiry, addresses = self._node_keys
+        with self._guard:
+            async with self._client.pipeline(transaction=False) as pipe:
+                expires, address = await pipe.zscore(expiry, node_id).hget(
+                    addresses, node_id
+                ).execute()
+        if expires is None or address is None or expires <= self._clock():
+            return None
+        return str(address.decode())
+
+    async def live_nodes(self) -> list[str]:
+        with self._guard:
+            nodes = await self._client.zrangebyscore(
+                self._node_keys[0], f"({self._clock()}", "+inf"
+            )
+        return sorted(node.decode() for node in nodes)
+
+    # -- deadlines --------------------------------------------------------------------------
+    @staticmethod
+    def _member(table_id: str, key: str) -> str:
+        # Length-prefixed so that one table's members form a lexicographic range of their own.
+        return f"{_table_prefix(table_id)}{key}"
+
+    async def schedule(self, table_id: str, key: str, due_ms: int, payload: bytes) -> None:
+        with self._guard:
+            await self._schedule(
+                keys=self._shard_keys(self._shard(table_id)),
+                args=[self._member(table_id, key), due_ms, payload],
+            )
+
+    async def cancel(self, table_id: str, key: str | None = None) -> int:
+        target = ["table", _table_prefix(table_id)] if key is None else ["one", self._member(table_id, key)]
+        with self._guard:
+            removed = await self._cancel(
+                keys=self._shard_keys(self._shard(table_id)), args=target
+            )
+        return int(removed)
+
+    async def claim_due(
+        self,
+        now_ms: int,
+        limit: int,
+        node_id: str | None = None,
+        redeliver_after_ms: int | None = None,
+    ) -> list[Deadline]:
+        if limit < 1:
+            return []
+        redeliver_at = 0 if redeliver_after_ms is None else now_ms + max(1, redeliver_after_ms)
+        with self._guard:
+            shards = await self._due_shards(now_ms)
+            claimed: list[Deadline] = []
+            for shard in shards:
+                keys = self._shard_keys(shard)
+                remaining = limit - len(claimed)
+                if node_id is None:
+                    chosen: list[str] = []
+                else:
+                    chosen = await self._owned_due(keys[0], now_ms, remaining, node_id)
+                    if not chosen:
+                        continue
+                flat = await self._claim(
+                    keys=keys, args=[now_ms, remaining, redeliver_at, *chosen]
+                )
+                claimed.extend(_deadlines(flat))
+                if len(claimed) >= limit:
+                    break
+        return claimed
+
+    async def _due_shards(self, now_ms: int) -> list[int]:
+        """Shards with something due, starting after the last one served (fairness)."""
+        start = self._next_shard
+        self._next_shard = (start + 1) % DEADLINE_SHARDS
+        order = [(start + i) % DEADLINE_SHARDS for i in range(DEADLINE_SHARDS)]
+        async with self._client.pipeline(transaction=False) as pipe:
+            for shard in order:
+                pipe.zcount(self._shard_keys(shard)[0], "-inf", now_ms)
+            counts = await pipe.execute()
+        return [shard for shard, count in zip(order, counts, strict=True) if count]
+
+    async def _owned_due(self, due_key: str, now_ms: int, limit: int, node_id: str) -> list[str]:
+        """Due members of one shard whose table lease `node_id` holds (read, then claimed)."""
+        # Look past the first `limit`: the head may belong to tables other nodes hold.
+        members = await self._client.zrangebyscore(
+            due_key, "-inf", now_ms, start=0, num=max(8 * limit, 256)
+        )
+        tables = sorted({_member_table(m.decode()) for m in members})
+        if not tables:
+            return []
+        # One GET per table, not MGET: the lease keys live in as many hash slots as tables.
+        async with self._client.pipeline(transaction=False) as pipe:
+            for table in tables:
+                pipe.get(self._table_key(table, "lease"))
+            holders = await pipe.execute()
+        mine = {
+            table
+            for table, value in zip(tables, holders, strict=True)
+            if value is not None and value.decode().split(" ", 1)[1] == node_id
+        }
+        return [m.decode() for m in members if _member_table(m.decode()) in mine][:limit]
+
+    # -- live tables index ------------------------------------------------------------------
+    async def mark_live(self, table_id: str) -> None:
+        with self._guard:
+            await self._client.sadd(f"{self.namespace}:live", table_id)
+
+    async def unmark_live(self, table_id: str) -> None:
+        with self._guard:
+            await self._client.srem(f"{self.namespace}:live", table_id)
+
+    async def live_tables(self) -> list[str]:
+        with self._guard:
+            tables = await self._client.smembers(f"{self.namespace}:live")
+        return sorted(t.decode() for t in tables)
+
+    async def drop_table(self, table_id: str) -> None:
+        with self._guard:
+            await self._client.delete(
+                self._table_key(table_id, "view"), self._table_key(table_id, "events")
+            )
+            await self.cancel(table_id)
+            await self.unmark_live(table_id)
+
+    # -- rate limits and presence -----------------------------------------------------------
+    async def allow(self, key: str, limit: int, window_ms: int) -> bool:
+        check_ttl(window_ms)
+        with self._guard:
+            allowed = await self._allow(
+                keys=[f"{self.namespace}:rl:{{{key}}}"],
+                args=[self._clock(), window_ms, limit, os.urandom(8).hex()],
+            )
+        return bool(allowed)
+
+    async def touch_presence(self, player_id: str, ttl_ms: int) -> None:
+        check_ttl(ttl_ms)
+        with self._guard:
+            await self._client.set(f"{self.namespace}:p:{{{player_id}}}", b"1", px=ttl_ms)
+
+    async def is_present(self, player_id: str) -> bool:
+        with self._guard:
+            return bool(await self._client.exists(f"{self.namespace}:p:{{{player_id}}}"))
+
+    # -- housekeeping -----------------------------------------------------------------------
+    async def ping(self) -> None:
+        with self._guard:
+            await self._client.ping()
+
+    async def flush_namespace(self) -> None:
+        with self._guard:
+            # One key per UNLINK: a multi-key UNLINK would cross slots on Redis Cluster.
+            async with self._client.pipeline(transaction=False) as pipe:
+                async for key in self._client.scan_iter(match=f"{self.namespace}:*", count=500):
+                    pipe.unlink(key)
+                await pipe.execute()
+
+    async def close(self) -> None:
+        await self._fanout.close()
+        await self._client.aclose()
+        await self._pool.aclose()
+
+
+def _table_prefix(table_id: str) -> str:
+    return f"{len(table_id)}:{table_id}"
+
+
+def _member_table(member: str) -> str:
+    length, rest = member.split(":", 1)
+    return rest[: int(length)]
+
+
+def _deadlines(flat: list[bytes]) -> list[Deadline]:
+    out = []
+    for i in range(0, len(flat), 2):
+        member = flat[i].decode()
+        table_id = _member_table(member)
+        key = member[len(_table_prefix(table_id)) :]
+        out.append(Deadline(table_id, key, bytes(flat[i + 1])))
+    return out

@@ -1,0 +1,103 @@
+"""The gRPC edge mirrors the engine: every command has its action message, every view fits."""
+
+import random
+
+import pytest
+
+from clients.driver import apply, fold
+from clients.selfplay import hand_secrets
+from engine import rulesets
+from engine.core.contract import StartHand, Status
+from engine.core.messages import _by_name
+from services.game import wire
+
+RULESETS = ["koudian", "daqi"]
+
+
+def _commands_of(family: str) -> list[type]:
+    return [e.cls for name, e in _by_name.items() if e.kind == "command" and name.startswith(family + ".")]
+
+
+def _games(name: str, hands: int = 2, seed: int = 3):
+    """Every state of a few random-bot hands, with the commands that led there."""
+    rs = rulesets.get(name)
+    opts = rs.options({})
+    rng = random.Random(seed)
+    log = list(rs.create("t", opts))
+    state = fold(rs, log)
+    for hand in range(1, hands + 1):
+        state = apply(rs, state, StartHand(*hand_secrets(seed, hand)), log)
+        while rs.status(state) is Status.IN_HAND:
+            yield rs, state
+            deadline = rs.deadline(state)
+            seat = next(iter(deadline.defaults))
+            if seat is None:
+                cmd = deadline.defaults[None]
+            else:
+                cmd = rs.bots["random"](rs.view(state, seat), rs.legal_actions(state, seat), rng)
+            state = apply(rs, state, cmd, log)
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_every_legal_action_travels_to_the_wire_and_back_unchanged(name):
+    seen = set()
+    for rs, state in _games(name):
+        for seat in range(rs.seats(rs.options({}))):
+            for cmd in rs.legal_actions(state, seat)[:50]:
+                if type(cmd) in seen and len(seen) > 3:
+                    continue
+                seen.add(type(cmd))
+                assert wire.action_to_command(wire.command_to_action(cmd), seat) == cmd
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_every_view_of_a_random_game_fits_its_message(name):
+    for rs, state in _games(name):
+        for seat in [None, *range(rs.seats(rs.options({})))]:
+            wire.view_to_proto(name, rs.view(state, seat))
+
+
+@pytest.mark.parametrize("family", ["mahjong", "daqi"])
+def test_every_player_command_of_a_family_has_its_action_message(family):
+    from qipai.v1 import actions_pb2
+
+    group = getattr(actions_pb2.Action(), family)
+    kinds = {f.name for f in group.DESCRIPTOR.oneofs_by_name["kind"].fields}
+    # Commands the table clock or the operator sends are not player actions.
+    internal = {"DealNext", "DealFixedHand", "FixedDeal"}
+    names = {c.__name__ for c in _commands_of(family)} - internal
+    assert {wire._snake(n) for n in names} <= kinds
+
+
+def test_an_empty_action_is_a_bad_request():
+    from qipai.v1 import actions_pb2
+
+    with pytest.raises(wire.BadRequest, match="empty"):
+        wire.action_to_command(actions_pb2.Action(), 0)
+
+
+def test_a_bad_tile_is_a_bad_request_naming_it():
+    from qipai.v1 import actions_pb2
+
+    action = actions_pb2.Action()
+    action.mahjong.discard.tile = "0m"
+    with pytest.raises(wire.BadRequest, match="0m"):
+        wire.action_to_command(action, 0)
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_a_view_read_back_from_the_wire_equals_the_engine_view(name):
+    for n, (rs, state) in enumerate(_games(name, hands=1)):
+        if n % 7:
+            continue
+        for seat in range(rs.seats(rs.options({}))):
+            view = rs.view(state, seat)
+            assert wire.view_from_proto(name, wire.view_to_proto(name, view), type(view)) == view
+
+
+def test_a_view_without_a_trump_suit_reads_back_from_the_wire():
+    from engine.daqi.trumps import Trumps
+    from engine.daqi.view import View
+
+    view = View(seat=1, phase="playing", options=None, scores=(0,) * 5, trumps=Trumps(None))
+    assert wire.view_from_proto("daqi", wire.view_to_proto("daqi", view), View) == view
