@@ -43,5 +43,8 @@ $(VENV)/.bench: $(VENV)/.installed
 bench: protos $(VENV)/.bench
 	@for b in bench/*.py; do echo "==> $$b"; $(PY) $$b $(BENCH_ARGS) || exit 1; done
 
+demo: protos
+	@$(VENV)/bin/qipai demo
+
 clean:
 	rm -rf $(VENV) gen var .pytest_cache .mypy_cache .ruff_cache

@@ -125,7 +125,7 @@ async def play_seat(player: Player, table_id: str, bot: str = "greedy", seed: in
             in_hand = reply.status == "in_hand"
             if reply.legal_actions:
                 legal = [wire.action_to_command(a, reply.seat) for a in reply.legal_actions]
-                cmd = choose(_engine_view(rs, reply), legal, rng)
+                cmd = choose(engine_view(rs, reply), legal, rng)
                 if cmd is not None:
                     try:
                         await player.act(table_id, wire.command_to_action(cmd),
@@ -156,7 +156,7 @@ async def play_seat(player: Player, table_id: str, bot: str = "greedy", seed: in
 _VIEW_CLASSES: dict[str, type] = {}
 
 
-def _engine_view(rs: Any, reply: game_pb2.ViewResponse) -> Any:
+def engine_view(rs: Any, reply: game_pb2.ViewResponse) -> Any:
     cls = _VIEW_CLASSES.get(rs.name)
     if cls is None:
         cls = _VIEW_CLASSES[rs.name] = _view_class(rs.name)

@@ -28,6 +28,26 @@ def _parser() -> argparse.ArgumentParser:
     sp.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                     help="ruleset option override (repeatable), e.g. seven_pairs=true")
     sp.add_argument("--json", action="store_true", help="print the summary as JSON")
+    rp = sub.add_parser("replay", help="a table's timeline from the server (operators)")
+    rp.add_argument("table_id")
+    rp.add_argument("--from", dest="first", type=int, default=1, help="first event version")
+    rp.add_argument("--to", dest="last", type=int, default=0, help="last event version (0: the end)")
+    rp.add_argument("--no-hands", action="store_true", help="do not show the hands after each action")
+
+    vf = sub.add_parser("verify", help="re-run a table's commands and check its deck commitments")
+    vf.add_argument("table_id")
+
+    tk = sub.add_parser("token", help="print a bearer token signed with QIPAI_TOKEN_SECRET")
+    tk.add_argument("--admin", action="store_true", help="an operator token (replay, verify)")
+    tk.add_argument("--player", default="operator", help="the player id in the token")
+
+    pl = sub.add_parser("play", help="play at a table in the terminal against bots")
+    pl.add_argument("--ruleset", default="koudian")
+    pl.add_argument("--bot", default="greedy")
+
+    dm = sub.add_parser("demo", help="bots play a few tables of each ruleset over gRPC")
+    dm.add_argument("--tables", type=int, default=2, help="tables per ruleset")
+    dm.add_argument("--exit", action="store_true", help="stop the server when the bots are done")
     return p
 
 
@@ -59,6 +79,19 @@ def main(argv: list[str] | None = None) -> int:
         from clients.selfplay import main as selfplay_main
 
         return selfplay_main(args)
+    if args.command in ("replay", "verify", "token"):
+        from clients import operator
+
+        return {"replay": operator.replay_main, "verify": operator.verify_main,
+                "token": operator.token_main}[args.command](args)
+    if args.command == "play":
+        from clients.play import main as play_main
+
+        return play_main(args)
+    if args.command == "demo":
+        from clients.demo import main as demo_main
+
+        return demo_main(args)
     raise AssertionError(args.command)
 
 

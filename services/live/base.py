@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -81,6 +81,15 @@ class LiveState(ABC):
     @abstractmethod
     async def publish(self, table_id: str, version: int, payload: bytes) -> bool:
         """Append to the table's stream under `version`; False (harmless) if already published."""
+
+    @abstractmethod
+    async def update_table(
+        self, table_id: str, events: Sequence[Published], view: View | None = None
+    ) -> int:
+        """Publish `events` (in order) and cache `view` in one step: one round trip per command.
+
+        Same rules as `publish` and `set_view`; returns how many events were appended.
+        """
 
     @abstractmethod
     def listen(self, table_id: str, after_version: int) -> AsyncIterator[Published]:

@@ -5,7 +5,8 @@ per node, against Redis's default limit of 10,000 clients). Instead a few reader
 XREAD up to `group_size` table streams at once and copy every message to the bounded queue of
 each local listener of that table. A listener first catches up with XRANGE (it joins the reader
 before that read, so nothing falls between the two), and one that falls more than a queue behind
-catches up the same way instead of growing memory.
+catches up the same way instead of growing memory. A table new to a reader joins its next
+XREAD, so its first live message may wait up to one block (`block_ms`, 100 ms by default).
 
 Multi-key XREAD needs every key on one node: this targets a single Redis (or one shard); on
 Redis Cluster a reader would have to group tables by slot.

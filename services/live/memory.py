@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import heapq
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 
 from services.live.base import (
@@ -82,13 +82,23 @@ class MemoryLiveState(LiveState):
     async def publish(self, table_id: str, version: int, payload: bytes) -> bool:
         check_version(version)
         stream = self._stream(table_id)
-        if version < stream.top:
+        if version <= stream.top:
             return False
         stream.entries.append(Published(version, bytes(payload)))
         stream.top = version
         async with stream.changed:
             stream.changed.notify_all()
         return True
+
+    async def update_table(
+        self, table_id: str, events: Sequence[Published], view: View | None = None
+    ) -> int:
+        for event in events:
+            check_version(event.version)
+        appended = [await self.publish(table_id, e.version, e.payload) for e in events]
+        if view is not None:
+            await self.set_view(table_id, view.version, view.data)
+        return sum(appended)
 
     async def listen(self, table_id: str, after_version: int) -> AsyncIterator[Published]:
         last = after_version

@@ -1,4 +1,4 @@
-"""Live state in Redis (redis.asyncio + hiredis), with keys that work unchanged on Redis Cluster.
+"""Live state in Redis (redis.asyncio + hiredis), with keys laid out for Redis Cluster.
 
 Key layout (`ns` is the namespace):
 - `ns:t:{table}:view|events|lease|fence` — everything of one table shares the `{table}` hash tag;
@@ -6,13 +6,16 @@ Key layout (`ns` is the namespace):
   of the table id, because one global sorted set would pin every table's timer to one node;
 - `ns:nodes:{nodes}:exp|addr` — the node registry; `ns:live` — the live tables index;
 - `ns:rl:{key}` — a rate limit's call log; `ns:p:{player}` — presence.
+Every script and multi-key command touches one hash slot. The client itself is a single-node
+client: running on Cluster needs redis-py's cluster client and slot-grouped stream readers
+(see fanout.py).
 """
 
 from __future__ import annotations
 
 import os
 import zlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from types import TracebackType
 from typing import Any
 from urllib.parse import urlsplit
@@ -76,7 +79,7 @@ class _Unavailable:
 
 
 class RedisLiveState(LiveState):
-    """Live state shared by every game node through one Redis (or Redis Cluster) deployment."""
+    """Live state shared by every game node through one Redis deployment."""
 
     def __init__(
         self,
@@ -117,6 +120,7 @@ class RedisLiveState(LiveState):
         register = self._client.register_script
         self._set_view = register(scripts.SET_VIEW)
         self._publish = register(scripts.PUBLISH)
+        self._update_table = register(scripts.UPDATE_TABLE)
         self._acquire = register(scripts.ACQUIRE_LEASE)
         self._renew = register(scripts.RENEW_LEASE)
         self._release = register(scripts.RELEASE_LEASE)
@@ -175,6 +179,25 @@ class RedisLiveState(LiveState):
                 args=[version, payload, self._maxlen, self._idle_ttl_ms],
             )
         return bool(added)
+
+    async def update_table(
+        self, table_id: str, events: Sequence[Published], view: View | None = None
+    ) -> int:
+        args: list[int | bytes] = [
+            self._maxlen,
+            self._idle_ttl_ms,
+            b"" if view is None else view.version,
+            b"" if view is None else view.data,
+        ]
+        for event in events:
+            check_version(event.version)
+            args += [event.version, event.payload]
+        with self._guard:
+            appended = await self._update_table(
+                keys=[self._table_key(table_id, "view"), self._table_key(table_id, "events")],
+                args=args,
+            )
+        return int(appended)
 
     async def listen(self, table_id: str, after_version: int) -> AsyncIterator[Published]:
         async for message in self._fanout.listen(

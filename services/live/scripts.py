@@ -29,6 +29,33 @@ redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return 1
 """
 
+# KEYS: view hash, stream. ARGV: maxlen, idle ttl, view version ('' = no view), view data, then
+# version and payload of each event. The events and view of one command in one round trip.
+UPDATE_TABLE = """
+local appended = 0
+for i = 5, #ARGV, 2 do
+  local id = redis.pcall('XADD', KEYS[2], 'MAXLEN', '~', ARGV[1], ARGV[i] .. '-0', 'd', ARGV[i + 1])
+  if type(id) == 'table' and id.err then
+    if not string.find(id.err, 'equal or smaller', 1, true) then
+      return redis.error_reply(id.err)
+    end
+  else
+    appended = appended + 1
+  end
+end
+if appended > 0 then
+  redis.call('PEXPIRE', KEYS[2], ARGV[2])
+end
+if ARGV[3] ~= '' then
+  local current = redis.call('HGET', KEYS[1], 'v')
+  if not current or tonumber(current) < tonumber(ARGV[3]) then
+    redis.call('HSET', KEYS[1], 'v', ARGV[3], 'd', ARGV[4])
+    redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  end
+end
+return appended
+"""
+
 # KEYS: lease, fence. ARGV: node id, ttl ms, min token, fence ttl ms.
 # The token is one above the stored counter, the caller's floor and the server clock in
 # microseconds, so it still increases when the counter was lost (FLUSHALL, restart).

@@ -16,6 +16,7 @@ from engine import rulesets
 from engine.core.messages import decode, encode
 from qipai.v1 import actions_pb2, admin_pb2, common_pb2, game_pb2
 from services import auth
+from services.game import table as _table_events  # noqa: F401  (registers table.* events for decoding)
 
 pytestmark = pytest.mark.e2e
 
@@ -55,12 +56,13 @@ async def test_bots_play_20_tables_of_each_ruleset_at_once_and_every_table_verif
         await asyncio.wait_for(asyncio.gather(*(
             play_seat(p, table_id, "greedy", seed=n * 10 + i)
             for n, (table_id, players) in enumerate(tables) for i, p in enumerate(players))), 600)
-        for table_id, players in tables:
-            view = await players[0].view(table_id)
-            assert view.status == "waiting_for_hand", table_id
+        for table_id, _ in tables:
+            # The next hand may have begun by itself since (between-hands timer): look at the log.
+            steps = await admin_replay(admin_of(chan), table_id)
+            assert any(s.type.endswith(".HandEnded") for s in steps), table_id
             result = await verify(chan, table_id)
             assert result.ok, list(result.problems)
-            assert result.decks_checked == 1
+            assert result.decks_checked >= 1
 
 
 async def test_a_player_who_stops_acting_is_played_by_the_server_and_the_hand_ends(start_server, production_env):
@@ -70,10 +72,9 @@ async def test_a_player_who_stops_acting_is_played_by_the_server_and_the_hand_en
         # Seats 1-3 play; seat 0 never acts.
         await asyncio.wait_for(asyncio.gather(*(play_seat(p, table_id, "greedy", seed=i)
                                                 for i, p in enumerate(players[1:]))), 300)
-        view = await players[0].view(table_id)
-        assert view.status == "waiting_for_hand"
         assert (await verify(chan, table_id)).ok
     steps = await _replay(server.address, table_id)
+    assert any(s.type == "koudian.HandEnded" for s in steps)
     assert any(s.type == "table.AutoPlaySet" and json.loads(s.data_json) == {"seat": 0, "on": True}
                for s in steps)
 
