@@ -27,7 +27,8 @@ from engine.core.messages import decode, encode, message_to_json, to_json
 from services.eventstore import NewEvent, WrongExpectedVersion
 from services.game import table as tables
 from services.game.table import Table, Timeout
-from services.live.base import LiveState, wall_clock_ms
+from services.live.base import LiveState, LiveStateUnavailable, Published, wall_clock_ms
+from services.live.base import View as LiveView
 from services.observability import APPENDS, COMMAND_LATENCY, LIVE_TABLES, log
 
 STREAM_PREFIX = "table-"
@@ -167,10 +168,10 @@ class TableService:
 
     async def _after_commit(self, table: Table, events: list[Any], first_version: int,
                             status_before: Status | None) -> None:
-        for offset, ev in enumerate(events, start=1):
-            await self.live.publish(table.table_id, first_version + offset,
-                                    encode_payload(first_version + offset, ev))
-        await self.live.set_view(table.table_id, table.version, public_view(table))
+        published = [Published(first_version + n, encode_payload(first_version + n, ev))
+                     for n, ev in enumerate(events, start=1)]
+        await self.live.update_table(table.table_id, published,
+                                     LiveView(table.version, public_view(table)))
         status = table.status
         if any(isinstance(ev, tables.TableCreated) for ev in events):
             await self.live.mark_live(table.table_id)
@@ -272,8 +273,14 @@ class TableService:
         queue: asyncio.Queue[int] = asyncio.Queue()
 
         async def pump() -> None:
-            async for published in self.live.listen(table_id, last):
-                queue.put_nowait(published.version)
+            # Live delivery only wakes the loop below; the store is the record, so a lost fan-out
+            # (Redis restarted or flushed) costs latency until the pump resubscribes, never events.
+            while True:
+                try:
+                    async for published in self.live.listen(table_id, last):
+                        queue.put_nowait(published.version)
+                except LiveStateUnavailable:
+                    await asyncio.sleep(0.5)
 
         pumping = asyncio.create_task(pump())
         try:
