@@ -1,0 +1,555 @@
+"""decide and evolve: the rules of a 打七 hand from the deal to the settlement.
+
+`decide(state, cmd)` checks a command and returns its events or raises RuleViolation;
+`evolve(state, event)` applies one event and does nothing else (replay is a fold).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from engine.core.contract import HandResult, StartHand
+from engine.core.errors import RuleViolation
+from engine.daqi.bidding import bid_rank, bid_suit
+from engine.daqi.cards import CARDS, Card, format_cards, suit_of
+from engine.daqi.combos import classify
+from engine.daqi.commands import Bid, Bury, DealFixedHand, DealNext, Pass, PlayCards
+from engine.daqi.deal import check_fixed_deck, fixed_hand, receiver, shuffled_hand
+from engine.daqi.events import (
+    BiddingClosed,
+    BidMade,
+    BottomBuried,
+    BottomTaken,
+    CardDealt,
+    CardsPlayed,
+    FriendRevealed,
+    HandEnded,
+    HandStarted,
+    Passed,
+    PlayStarted,
+    TableCreated,
+    ThrowFailed,
+    TrickWon,
+)
+from engine.daqi.follow import check_follow, check_lead, failed_throw
+from engine.daqi.friend import partnership, reveals_friend
+from engine.daqi.phases import (
+    BOTTOM_SIZE,
+    DEALT,
+    SEATS,
+    Bids,
+    Burying,
+    Deal,
+    Dealing,
+    FinalBids,
+    NoTable,
+    Overcalling,
+    Playing,
+    SeatCards,
+    Table,
+    Waiting,
+)
+from engine.daqi.points import points
+from engine.daqi.settlement import OUTCOMES, deltas, grade, kou_di_multiplier, taker_points
+from engine.daqi.trick import trick_winner
+from engine.daqi.trumps import Trumps
+
+# ---- helpers on hands ------------------------------------------------------------------------
+
+
+def holds(hand: Sequence[int], cards: Sequence[int]) -> bool:
+    """Whether `hand` contains every card of `cards` (copies counted)."""
+    if len(cards) == 1:
+        return cards[0] in hand
+    need: dict[int, int] = {}
+    for c in cards:
+        need[c] = need.get(c, 0) + 1
+    return all(hand.count(c) >= n for c, n in need.items())
+
+
+def without(hand: Sequence[Card], cards: Sequence[int]) -> tuple[Card, ...]:
+    """`hand` minus `cards` (one copy per card given)."""
+    rest = list(hand)
+    for c in cards:
+        rest.remove(c)
+    return tuple(rest)
+
+
+def _with(hands: tuple, seat: int, hand: tuple) -> tuple:
+    return hands[:seat] + (hand,) + hands[seat + 1 :]
+
+
+def _sorted_cards(cards: Sequence[int]) -> tuple[Card, ...]:
+    return tuple(CARDS[c] for c in sorted(cards))
+
+
+def _seat(cmd: Any) -> int:
+    seat = cmd.seat
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
+        raise RuleViolation("no_such_seat", f"there is no seat {seat!r} at this table (0..4)")
+    return seat
+
+
+# ---- decide ----------------------------------------------------------------------------------
+
+
+def decide(state: Any, cmd: Any) -> list[Any]:
+    """The events `cmd` causes in `state`; RuleViolation when the rules forbid it."""
+    handler = _DECIDERS.get((type(state), type(cmd)))
+    if handler is None:
+        raise _out_of_phase(state, cmd)
+    return handler(state, cmd)
+
+
+_PHASE_WORDS = {
+    NoTable: "the table does not exist yet",
+    Waiting: "no hand is in progress",
+    Dealing: "the cards are being dealt",
+    FinalBids: "the deal is over and the last bids are being made",
+    Burying: "the 庄家 is burying the bottom",
+    Overcalling: "the one overcall after burying is going round",
+    Playing: "the hand is being played",
+}
+_COMMAND_CODES = {
+    StartHand: "hand_in_progress",
+    DealFixedHand: "hand_in_progress",
+    DealNext: "not_dealing",
+    Bid: "bidding_closed",
+    Pass: "nothing_to_pass",
+    Bury: "not_burying",
+    PlayCards: "not_playing",
+}
+
+
+def _out_of_phase(state: Any, cmd: Any) -> RuleViolation:
+    code = _COMMAND_CODES.get(type(cmd))
+    if code is None:
+        return RuleViolation("unknown_command", f"{type(cmd).__name__} is not a 打七 command")
+    if isinstance(state, Waiting | NoTable) and code != "hand_in_progress":
+        code = "no_hand_in_progress"
+    if isinstance(state, NoTable) and code == "hand_in_progress":
+        code = "no_table"
+    if isinstance(state, Dealing) and isinstance(cmd, Pass):
+        return RuleViolation(
+            "nothing_to_pass",
+            "while the cards are dealt you may bid at any time: there is nothing to pass",
+        )
+    return RuleViolation(code, f"not now: {_PHASE_WORDS[type(state)]}")
+
+
+def _start_hand(state: Waiting, cmd: StartHand) -> list[Any]:
+    table = state.table
+    return [shuffled_hand(table.hands_played + 1, table.next_dealer, cmd.seed, cmd.salt)]
+
+
+def _deal_fixed(state: Waiting, cmd: DealFixedHand) -> list[Any]:
+    try:
+        check_fixed_deck(cmd.deck, cmd.flip_index, cmd.dealer)
+    except ValueError as exc:
+        raise RuleViolation("bad_deal", str(exc)) from None
+    return [fixed_hand(state.table.hands_played + 1, cmd)]
+
+
+def _deal_next(state: Dealing, cmd: DealNext) -> list[Any]:
+    deal, index = state.deal, state.dealt
+    return [
+        CardDealt(
+            index=index,
+            seat=receiver(deal.dealer, index),
+            card=deal.deck[index],
+            face_up=index == deal.flip_index,
+        )
+    ]
+
+
+def _describe_bid(bid: SeatCards) -> str:
+    return f"{format_cards(bid.cards)} (seat {bid.seat})"
+
+
+def check_bid(hand: Sequence[int], bids: Bids, seat: int, cards: Sequence[int]) -> int:
+    """The bid's rank when `seat` may show `cards` over the standing bid; else RuleViolation."""
+    rank = bid_rank(cards)
+    if rank is None:
+        raise RuleViolation(
+            "not_a_bid",
+            "only a single 7, a pair of identical 7s or a pair of identical jokers can bid",
+        )
+    if not holds(hand, cards):
+        raise RuleViolation("cards_not_held", f"you do not hold {format_cards(cards)}")
+    if rank <= bids.best_rank and bids.best is not None:
+        best = bids.best
+        mine = "your own bid" if best.seat == seat else "the standing bid"
+        raise RuleViolation(
+            "bid_too_low",
+            f"{format_cards(cards)} does not beat {mine} {_describe_bid(best)}:"
+            " overcall only with a higher bid (single 7 < ♦7 pair < ♣7 pair < ♥7 pair"
+            " < ♠7 pair < SJ pair < BJ pair)",
+        )
+    return rank
+
+
+def _bid_made(bids: Bids, seat: int, cards: Sequence[int]) -> BidMade:
+    return BidMade(
+        seat=seat,
+        cards=_sorted_cards(cards),
+        overcall=bids.best is not None and bids.best.seat != seat,
+    )
+
+
+def _bid_while_dealing(state: Dealing, cmd: Bid) -> list[Any]:
+    seat = _seat(cmd)
+    check_bid(state.hands[seat], state.bids, seat, cmd.cards)
+    return [_bid_made(state.bids, seat, cmd.cards)]
+
+
+def _bid_in_window(state: FinalBids, cmd: Bid) -> list[Any]:
+    seat = _seat(cmd)
+    if state.passed[seat]:
+        raise RuleViolation(
+            "already_passed", "you passed: you may bid again only after another player bids"
+        )
+    check_bid(state.hands[seat], state.bids, seat, cmd.cards)
+    return [_bid_made(state.bids, seat, cmd.cards)]
+
+
+def _close_bidding(deal: Deal, bids: Bids) -> list[Any]:
+    if bids.best is None:
+        closed = BiddingClosed(deal.flip_seat, suit_of(deal.flip_card), by_flip=True)
+    else:
+        closed = BiddingClosed(bids.best.seat, bid_suit(bids.best.cards))
+    return [closed, BottomTaken(closed.declarer, deal.bottom)]
+
+
+def _pass_in_window(state: FinalBids, cmd: Pass) -> list[Any]:
+    seat = _seat(cmd)
+    if state.passed[seat]:
+        raise RuleViolation("already_passed", "you have already passed")
+    events: list[Any] = [Passed(seat)]
+    if all(state.passed[s] or s == seat for s in range(SEATS)):
+        events += _close_bidding(state.deal, state.bids)
+    return events
+
+
+def _bury(state: Burying, cmd: Bury) -> list[Any]:
+    seat = _seat(cmd)
+    if seat != state.declarer:
+        raise RuleViolation("not_declarer", "only the 庄家 buries the bottom")
+    if len(cmd.cards) != BOTTOM_SIZE:
+        raise RuleViolation(
+            "wrong_bury_count", f"bury exactly 8 cards (you chose {len(cmd.cards)})"
+        )
+    hand = state.hands[seat]
+    if not holds(hand, cmd.cards):
+        raise RuleViolation("cards_not_held", f"you do not hold {format_cards(cmd.cards)}")
+    buried = _sorted_cards(cmd.cards)
+    events: list[Any] = [BottomBuried(seat, buried)]
+    if state.again or state.bids.overcalled:
+        hands = _with(state.hands, seat, without(hand, buried))
+        events.append(_play_started(state.declarer, state.trumps, hands, buried))
+    return events
+
+
+def _play_started(
+    declarer: int, trumps: Trumps, hands: Sequence[Sequence[int]], bottom: Sequence[int]
+) -> PlayStarted:
+    suit = trumps.trump_suit
+    return PlayStarted(declarer, suit, partnership(declarer, suit, hands, bottom))
+
+
+def _overcall_turn(state: Overcalling, cmd: Any) -> int:
+    seat = _seat(cmd)
+    if seat != state.turn:
+        raise RuleViolation(
+            "not_your_turn",
+            f"the overcall goes round in play order: it is seat {state.turn}'s turn",
+        )
+    return seat
+
+
+def _overcall(state: Overcalling, cmd: Bid) -> list[Any]:
+    seat = _overcall_turn(state, cmd)
+    check_bid(state.hands[seat], state.bids, seat, cmd.cards)
+    made = _bid_made(state.bids, seat, cmd.cards)
+    return [
+        made,
+        BiddingClosed(seat, bid_suit(made.cards)),
+        BottomTaken(seat, state.bottom),
+    ]
+
+
+def _overcall_pass(state: Overcalling, cmd: Pass) -> list[Any]:
+    seat = _overcall_turn(state, cmd)
+    events: list[Any] = [Passed(seat)]
+    if state.asked + 1 == SEATS:
+        events.append(_play_started(state.declarer, state.trumps, state.hands, state.bottom))
+    return events
+
+
+def _play(state: Playing, cmd: PlayCards) -> list[Any]:
+    seat = _seat(cmd)
+    if seat != state.turn:
+        raise RuleViolation("not_your_turn", f"it is seat {state.turn}'s turn to play")
+    hand = state.hands[seat]
+    cards = _sorted_cards(cmd.cards)
+    options = state.table.options
+    events: list[Any] = []
+    if state.trick:
+        check_follow(hand, state.trick[0].cards, cards, state.trumps, options)
+    else:
+        check_lead(hand, cards, state.trumps, options)
+        if options.allow_throw and classify(cards, state.trumps, options) is None:
+            others = [h for s, h in enumerate(state.hands) if s != seat]
+            forced = failed_throw(cards, others, state.trumps, options)
+            if forced is not None:
+                events.append(ThrowFailed(seat, cards, forced))
+                cards = _sorted_cards(forced)
+    events.append(CardsPlayed(seat, cards))
+    p = state.partnership
+    friend = p.friend
+    if not state.revealed and reveals_friend(
+        p, state.declarer, state.trumps.trump_suit, seat, cards
+    ):
+        events.append(FriendRevealed(seat))
+        friend = seat
+    if len(state.trick) + 1 < SEATS:
+        return events
+    plays = [(s.seat, s.cards) for s in state.trick] + [(seat, cards)]
+    winner = trick_winner(state.leader, plays, state.trumps, options)
+    taken = sum(points(c) for _, c in plays)
+    number = state.tricks_done + 1
+    events.append(TrickWon(number, winner, taken))
+    if len(hand) == len(cards):  # every hand is empty: the last trick
+        won = list(state.won)
+        won[winner] += taken
+        lead = state.trick[0].cards
+        led_pairs = len(set(lead)) < len(lead)
+        events.append(_hand_ended(state, friend, tuple(won), winner, led_pairs))
+    return events
+
+
+def _hand_ended(
+    state: Playing, friend: int | None, won: tuple[int, ...], last_winner: int, led_pairs: bool
+) -> HandEnded:
+    declarer = state.declarer
+    options = state.table.options
+    takers_won_last = last_winner != declarer and last_winner != friend
+    multiplier = kou_di_multiplier(takers_won_last, 2 if led_pairs else 1)
+    bottom_points = points(state.bottom)
+    p = taker_points(won, declarer, friend) + bottom_points * multiplier
+    g = grade(p, options)
+    return HandEnded(
+        declarer=declarer,
+        friend=friend,
+        won=won,
+        bottom=state.bottom,
+        bottom_points=bottom_points,
+        kou_di=multiplier,
+        taker_points=p,
+        grade=g,
+        deltas=deltas(g, declarer, friend, SEATS, options.base),
+        deck=state.deal.deck,
+        salt=state.deal.salt,
+    )
+
+
+_DECIDERS: dict[tuple[type, type], Callable[[Any, Any], list[Any]]] = {
+    (Waiting, StartHand): _start_hand,
+    (Waiting, DealFixedHand): _deal_fixed,
+    (Dealing, DealNext): _deal_next,
+    (Dealing, Bid): _bid_while_dealing,
+    (FinalBids, Bid): _bid_in_window,
+    (FinalBids, Pass): _pass_in_window,
+    (Burying, Bury): _bury,
+    (Overcalling, Bid): _overcall,
+    (Overcalling, Pass): _overcall_pass,
+    (Playing, PlayCards): _play,
+}
+
+
+# ---- evolve ----------------------------------------------------------------------------------
+
+
+def evolve(state: Any, ev: Any) -> Any:
+    """The state after `ev`. A log whose events do not fit the phase is corrupt: TypeError."""
+    handler = _EVOLVERS.get((type(state), type(ev)))
+    if handler is None:
+        raise TypeError(f"{type(ev).__name__} cannot apply to a {type(state).__name__} table")
+    return handler(state, ev)
+
+
+def _created(state: NoTable, ev: TableCreated) -> Waiting:
+    return Waiting(Table(ev.table_id, ev.options))
+
+
+def _hand_started(state: Waiting, ev: HandStarted) -> Dealing:
+    assert ev.deck is not None and ev.flip_index is not None and ev.salt is not None
+    deal = Deal(ev.number, ev.dealer, ev.deck, ev.flip_index, ev.commitment, ev.salt)
+    return Dealing(state.table, deal, 0, ((),) * SEATS, Bids())
+
+
+def _card_dealt(state: Dealing, ev: CardDealt) -> Dealing | FinalBids:
+    # Hands grow in the order dealt and are sorted once the deal is complete.
+    hands = state.hands
+    seat = ev.seat
+    hands = (*hands[:seat], (*hands[seat], state.deal.deck[ev.index]), *hands[seat + 1 :])
+    if ev.index + 1 < DEALT:
+        return Dealing(state.table, state.deal, ev.index + 1, hands, state.bids)
+    hands = tuple(tuple(sorted(h)) for h in hands)
+    return FinalBids(state.table, state.deal, hands, state.bids, (False,) * SEATS)
+
+
+def _bids_after(bids: Bids, ev: BidMade) -> Bids:
+    shown = SeatCards(ev.seat, ev.cards)
+    return Bids(
+        shown=(*bids.shown, shown),
+        best=shown,
+        best_rank=bid_rank(ev.cards) or 0,
+        overcalled=bids.overcalled or ev.overcall,
+    )
+
+
+def _bid_during_deal(state: Dealing, ev: BidMade) -> Dealing:
+    return replace(state, bids=_bids_after(state.bids, ev))
+
+
+def _bid_in_final_window(state: FinalBids, ev: BidMade) -> FinalBids:
+    # A bid reopens the window: it closes once everyone (the bidder too) has passed since.
+    return replace(state, bids=_bids_after(state.bids, ev), passed=(False,) * SEATS)
+
+
+def _passed_in_window(state: FinalBids, ev: Passed) -> FinalBids:
+    passed = state.passed[: ev.seat] + (True,) + state.passed[ev.seat + 1 :]
+    return replace(state, passed=passed)
+
+
+def _closed_after_window(state: FinalBids, ev: BiddingClosed) -> Burying:
+    return Burying(
+        state.table, state.deal, state.hands, state.bids, ev.declarer, Trumps(ev.trump_suit), False,
+        state.deal.bottom,
+    )
+
+
+def _bottom_taken(state: Burying, ev: BottomTaken) -> Burying:
+    hand = state.hands[ev.seat]
+    hands = _with(state.hands, ev.seat, tuple(sorted((*hand, *state.bottom))))
+    return replace(state, hands=hands, bottom=())
+
+
+def _bottom_buried(state: Burying, ev: BottomBuried) -> Overcalling:
+    assert ev.cards is not None
+    hands = _with(state.hands, ev.seat, without(state.hands[ev.seat], ev.cards))
+    # The extra overcall only when nobody overcalled during bidding and only once; otherwise the
+    # round is closed from the start (asked = SEATS) and PlayStarted follows at once.
+    closed = state.again or state.bids.overcalled
+    return Overcalling(
+        state.table, state.deal, hands, state.bids, state.declarer, state.trumps, ev.cards,
+        state.declarer, SEATS if closed else 0,
+    )
+
+
+def _overcall_made(state: Overcalling, ev: BidMade) -> Overcalling:
+    return replace(state, bids=_bids_after(state.bids, ev))
+
+
+def _overcall_passed(state: Overcalling, ev: Passed) -> Overcalling:
+    return replace(state, turn=(state.turn + 1) % SEATS, asked=state.asked + 1)
+
+
+def _closed_after_overcall(state: Overcalling, ev: BiddingClosed) -> Burying:
+    # The buried cards go to the new 庄家 with BottomTaken, which follows.
+    return Burying(
+        state.table, state.deal, state.hands, state.bids, ev.declarer, Trumps(ev.trump_suit), True,
+        state.bottom,
+    )
+
+
+def _play_started_ev(state: Overcalling, ev: PlayStarted) -> Playing:
+    assert ev.partnership is not None
+    return Playing(
+        table=state.table,
+        deal=state.deal,
+        hands=state.hands,
+        bids=state.bids,
+        declarer=state.declarer,
+        trumps=state.trumps,
+        bottom=state.bottom,
+        partnership=ev.partnership,
+        revealed=False,
+        leader=state.declarer,
+        trick=(),
+        played=(),
+        tricks_done=0,
+        won=(0,) * SEATS,
+    )
+
+
+def _cards_played(state: Playing, ev: CardsPlayed) -> Playing:
+    # Built field by field: dataclasses.replace is slow for a state changed on every play.
+    s = state
+    seat = ev.seat
+    hand = list(s.hands[seat])
+    for c in ev.cards:
+        hand.remove(c)
+    hands = (*s.hands[:seat], tuple(hand), *s.hands[seat + 1 :])
+    return Playing(
+        s.table, s.deal, hands, s.bids, s.declarer, s.trumps, s.bottom, s.partnership,
+        s.revealed, s.leader, (*s.trick, SeatCards(seat, ev.cards)), s.played, s.tricks_done,
+        s.won,
+    )
+
+
+def _throw_failed(state: Playing, ev: ThrowFailed) -> Playing:
+    return state  # the attempt is shown to everyone; the hand keeps the cards not played
+
+
+def _friend_revealed(state: Playing, ev: FriendRevealed) -> Playing:
+    return replace(state, partnership=replace(state.partnership, friend=ev.seat), revealed=True)
+
+
+def _trick_won(state: Playing, ev: TrickWon) -> Playing:
+    s = state
+    won = list(s.won)
+    won[ev.seat] += ev.points
+    return Playing(
+        s.table, s.deal, s.hands, s.bids, s.declarer, s.trumps, s.bottom, s.partnership,
+        s.revealed, ev.seat, (), s.played + s.trick, ev.trick, tuple(won),
+    )
+
+
+def _ended(state: Playing, ev: HandEnded) -> Waiting:
+    table = state.table
+    result = HandResult(OUTCOMES[ev.grade], ev.taker_points, ev.deltas)
+    return Waiting(
+        replace(
+            table,
+            hands_played=table.hands_played + 1,
+            next_dealer=ev.declarer,
+            scores=tuple(a + b for a, b in zip(table.scores, ev.deltas, strict=True)),
+            last=ev,
+            last_result=result,
+        )
+    )
+
+
+_EVOLVERS: dict[tuple[type, type], Callable[[Any, Any], Any]] = {
+    (NoTable, TableCreated): _created,
+    (Waiting, HandStarted): _hand_started,
+    (Dealing, CardDealt): _card_dealt,
+    (Dealing, BidMade): _bid_during_deal,
+    (FinalBids, BidMade): _bid_in_final_window,
+    (FinalBids, Passed): _passed_in_window,
+    (FinalBids, BiddingClosed): _closed_after_window,
+    (Burying, BottomTaken): _bottom_taken,
+    (Burying, BottomBuried): _bottom_buried,
+    (Overcalling, Passed): _overcall_passed,
+    (Overcalling, BidMade): _overcall_made,
+    (Overcalling, BiddingClosed): _closed_after_overcall,
+    (Overcalling, PlayStarted): _play_started_ev,
+    (Playing, CardsPlayed): _cards_played,
+    (Playing, ThrowFailed): _throw_failed,
+    (Playing, FriendRevealed): _friend_revealed,
+    (Playing, TrickWon): _trick_won,
+    (Playing, HandEnded): _ended,
+}

@@ -1,0 +1,70 @@
+"""Settlement of a hand (daqi.md, "End of hand and 抠底", "Settlement").
+
+The 抓分方's points `P` (tricks plus 抠底) give a grade `g` by the thresholds (default 80, steps
+of 40); each 抓分方 player pays `g × base` (receives it when g < 0); the 庄家方 receives the total:
+the friend `g × base` and the 庄家 the rest (all of it in 1 vs 4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.daqi.options import DaqiOptions
+
+OUTCOMES = {
+    3: "dealer_side_wins_big",  # 大光: the 抓分方 took nothing
+    2: "dealer_side_wins_small",  # 小光
+    1: "dealer_side_wins",
+    -1: "takers_win",
+    -2: "takers_win_double",
+    -3: "takers_win_big",
+}
+"""The stable outcome label of each grade."""
+
+
+def kou_di_multiplier(takers_won_last: bool, last_lead_size: int) -> int:
+    """抠底: 0 when the 庄家方 won the last trick, ×1 when it was led as a single, ×2 when it was
+    led as a pair or a tractor ("单牌扣底 1 倍, 对子和拖拉机 2 倍")."""
+    if not takers_won_last:
+        return 0
+    return 1 if last_lead_size == 1 else 2
+
+
+def grade(points: int, options: DaqiOptions) -> int:
+    """The grade of the 抓分方's points: +3 (大光, 0 points) down to −3 (the top band)."""
+    threshold, step = options.threshold, options.threshold_step
+    if points == 0:
+        return 3
+    if points < threshold - step:
+        return 2
+    if points < threshold:
+        return 1
+    if points < threshold + step:
+        return -1
+    if points < threshold + 2 * step:
+        return -2
+    return -3
+
+
+def deltas(
+    g: int, declarer: int, friend: int | None, seats: int, base: int
+) -> tuple[int, ...]:
+    """What each seat gains (negative: pays) for grade `g`; sums to zero."""
+    unit = g * base
+    takers = seats - 1 - (friend is not None)
+    out = [-unit] * seats
+    out[declarer] = unit * takers
+    if friend is not None:
+        out[friend] = unit
+        out[declarer] -= unit
+    return tuple(out)
+
+
+def takers(declarer: int, friend: int | None, seats: int) -> tuple[int, ...]:
+    """The 抓分方: every seat but the 庄家 and the friend."""
+    return tuple(s for s in range(seats) if s != declarer and s != friend)
+
+
+def taker_points(won: Sequence[int], declarer: int, friend: int | None) -> int:
+    """Trick points won by the 抓分方 (without 抠底)."""
+    return sum(p for s, p in enumerate(won) if s != declarer and s != friend)
