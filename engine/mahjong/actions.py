@@ -1,0 +1,116 @@
+"""The commands and events every mahjong ruleset shares.
+
+Commands are what a seat asks for; the ruleset checks them against its rules. Events record what
+happened; the ruleset's `redact` hides drawn tiles and concealed kongs from the other seats.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.core.messages import command, event
+from engine.mahjong.tiles import Tile
+
+
+@command("mahjong.Discard")
+@dataclass(frozen=True, slots=True)
+class Discard:
+    seat: int
+    tile: Tile
+
+
+@command("mahjong.DeclareReady")
+@dataclass(frozen=True, slots=True)
+class DeclareReady:
+    """报听: discard `tile` face down and lock the hand, which must then be ready."""
+
+    seat: int
+    tile: Tile
+
+
+@command("mahjong.Pong")
+@dataclass(frozen=True, slots=True)
+class Pong:
+    seat: int
+    tile: Tile
+
+
+@command("mahjong.Chow")
+@dataclass(frozen=True, slots=True)
+class Chow:
+    """Claim the discard into the run starting at `low` (the run's lowest tile)."""
+
+    seat: int
+    low: Tile
+
+
+@command("mahjong.Kong")
+@dataclass(frozen=True, slots=True)
+class Kong:
+    """A kong of `tile`; whether concealed, added or from the discard follows from the situation."""
+
+    seat: int
+    tile: Tile
+
+
+@command("mahjong.Win")
+@dataclass(frozen=True, slots=True)
+class Win:
+    seat: int
+
+
+@command("mahjong.Pass")
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Decline every claim on the tile in the open window."""
+
+    seat: int
+
+
+@event("mahjong.TileDrawn")
+@dataclass(frozen=True, slots=True)
+class TileDrawn:
+    """`seat` drew a tile from the live wall, or from the tail as a kong's replacement.
+    `tile` is None in the other seats' copy."""
+
+    seat: int
+    tile: Tile | None
+    from_tail: bool = False
+
+
+@event("mahjong.TileDiscarded")
+@dataclass(frozen=True, slots=True)
+class TileDiscarded:
+    """A face-up discard; `auto` when a locked hand discarded its drawn tile by itself."""
+
+    seat: int
+    tile: Tile
+    auto: bool = False
+
+
+@event("mahjong.ClaimAnswered")
+@dataclass(frozen=True, slots=True)
+class ClaimAnswered:
+    """`seat` answered the open claim window (a claim kind or "pass"); seen only by that seat."""
+
+    seat: int
+    claim: str
+
+
+@event("mahjong.Ponged")
+@dataclass(frozen=True, slots=True)
+class Ponged:
+    seat: int
+    tile: Tile
+    source: int
+
+
+@event("mahjong.Konged")
+@dataclass(frozen=True, slots=True)
+class Konged:
+    """A kong (`kind` from engine.mahjong.melds). A concealed kong's tile is None for the others."""
+
+    seat: int
+    tile: Tile | None
+    kind: str
+    source: int | None = None

@@ -1,0 +1,103 @@
+"""Claim windows: after a discard (or an added kong) every eligible seat claims or passes.
+
+A window lists, per eligible seat, the claims it may make. Answers come in any order; the window
+is decided as soon as no pending answer could beat the best claim already made, so a seat waiting
+on a lower-priority claim never blocks a higher one. Priority comes from the ruleset (usually win >
+pong = kong > chow); between equal claims the seat first in turn order after the source wins
+(head bump, 截胡). Rulesets that let several seats win one discard ask for every winning claim.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from engine.core.messages import value
+from engine.mahjong.tiles import Tile
+
+WIN = "win"
+KONG = "kong"
+PONG = "pong"
+CHOW = "chow"
+PASS = "pass"
+
+STANDARD_PRIORITY: Mapping[str, int] = {WIN: 3, KONG: 2, PONG: 2, CHOW: 1}
+"""Win beats pong and kong, which beat chow."""
+
+
+@value("mahjong.ClaimWindow")
+@dataclass(frozen=True, slots=True)
+class ClaimWindow:
+    """The open question "does anyone want this tile?".
+
+    `options` pairs each eligible seat with the claims it may make; `answers` pairs each seat that
+    answered with its claim (or PASS), in the order the answers came.
+    """
+
+    tile: Tile
+    source: int
+    seats: int
+    options: tuple[tuple[int, tuple[str, ...]], ...]
+    answers: tuple[tuple[int, str], ...] = ()
+
+    def options_of(self, seat: int) -> tuple[str, ...]:
+        """The claims `seat` may still make (empty once it answered or if it is not eligible)."""
+        if any(s == seat for s, _ in self.answers):
+            return ()
+        for s, kinds in self.options:
+            if s == seat:
+                return kinds
+        return ()
+
+    def pending(self) -> tuple[int, ...]:
+        """Eligible seats that have not answered yet, in turn order after the source."""
+        answered = {s for s, _ in self.answers}
+        return tuple(s for s, _ in sorted(self.options, key=lambda o: self._distance(o[0])) if s not in answered)
+
+    def answered(self, seat: int, claim: str) -> ClaimWindow:
+        """The window after `seat` answers `claim` (one of its options, or PASS)."""
+        return replace(self, answers=(*self.answers, (seat, claim)))
+
+    def _distance(self, seat: int) -> int:
+        return (seat - self.source) % self.seats
+
+    def _rank(self, seat: int, claim: str, priority: Mapping[str, int]) -> tuple[int, int]:
+        # Higher is better: claim priority first, then nearness in turn order after the source.
+        return priority.get(claim, 0), -self._distance(seat)
+
+    def best(self, priority: Mapping[str, int] = STANDARD_PRIORITY) -> tuple[int, str] | None:
+        """The strongest claim made so far (seat, claim), or None if every answer was a pass."""
+        made = [(s, c) for s, c in self.answers if c != PASS]
+        if not made:
+            return None
+        return max(made, key=lambda sc: self._rank(sc[0], sc[1], priority))
+
+    def decided(self, priority: Mapping[str, int] = STANDARD_PRIORITY, multiple_wins: bool = False) -> bool:
+        """Whether the outcome is fixed: no pending seat could still beat the best claim made
+        (nor, with `multiple_wins`, still join a win)."""
+        waiting = self.pending()
+        if not waiting:
+            return True
+        if multiple_wins and any(WIN in self.options_of(s) for s in waiting):
+            return False
+        best = self.best(priority)
+        if best is None:
+            return False
+        top = self._rank(best[0], best[1], priority)
+        for seat in waiting:
+            for claim in self.options_of(seat):
+                if self._rank(seat, claim, priority) > top:
+                    return False
+        return True
+
+    def winners(self, priority: Mapping[str, int] = STANDARD_PRIORITY, multiple_wins: bool = False) -> tuple[tuple[int, str], ...]:
+        """The claims that take the tile once decided: the best one, or with `multiple_wins` every
+        win claim (in turn order) when the best is a win. Empty when everyone passed."""
+        best = self.best(priority)
+        if best is None:
+            return ()
+        if multiple_wins and best[1] == WIN:
+            wins = [(s, c) for s, c in self.answers if c == WIN]
+            return tuple(sorted(wins, key=lambda sc: self._distance(sc[0])))
+        return (best,)
+

@@ -1,0 +1,194 @@
+"""What must hold in every game: random hands played by bots (random and greedy moves mixed, so
+that hands reach ready declarations, kongs, robbing and wins)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.core.contract import StartHand, Status
+from engine.core.errors import RuleViolation
+from engine.core.messages import decode, encode, to_json
+from engine.koudian import RULESET
+from engine.koudian.events import HandEnded, ReadyDeclared
+from engine.koudian.state import Playing
+from engine.mahjong.actions import DeclareReady, Discard, Kong, Pass, Pong, Win
+from engine.mahjong.bots import greedy_bot, random_bot
+from engine.mahjong.melds import KONG_CONCEALED
+from engine.mahjong.tiles import ALL_TILES, TileNotationError, from_counts, parse_tile
+
+HANDS = settings(max_examples=15, deadline=None)
+
+
+def play_hands(seed: int, hands: int = 1) -> tuple[list[Any], list[Any]]:
+    """The events of `hands` bot-played hands and the state after each event (None for the
+    states in the middle of one command's events, which nobody is ever shown)."""
+    rng = random.Random(seed)
+    state = RULESET.initial()
+    log: list[Any] = []
+    states: list[Any] = []
+
+    def apply(cmd: Any) -> None:
+        nonlocal state
+        for ev in RULESET.decide(state, cmd):
+            state = RULESET.evolve(state, ev)
+            log.append(ev)
+            states.append(None)
+        states[-1] = state
+
+    for ev in RULESET.create("p", RULESET.options()):
+        state = RULESET.evolve(state, ev)
+        log.append(ev)
+        states.append(state)
+    for _n in range(hands):
+        apply(StartHand(rng.randbytes(8), rng.randbytes(8)))
+        while RULESET.status(state) is Status.IN_HAND:
+            seat = next(iter(RULESET.deadline(state).defaults))
+            legal = RULESET.legal_actions(state, seat)
+            bot = greedy_bot if rng.random() < 0.7 else random_bot
+            cmd = bot(RULESET.view(state, seat), legal, rng)
+            assert cmd in legal
+            apply(cmd)
+    return log, states
+
+
+@HANDS
+@given(st.integers(0, 2**32))
+def test_136_tiles_are_always_on_the_table_and_scores_sum_to_zero(seed):
+    _, states = play_hands(seed)
+    for state in states:
+        if state is not None:
+            assert RULESET.check(state) == []
+
+
+@HANDS
+@given(st.integers(0, 2**32))
+def test_payments_are_zero_sum(seed):
+    log, states = play_hands(seed, hands=2)
+    ended = [ev for ev in log if isinstance(ev, HandEnded)]
+    assert len(ended) == 2
+    for ev in ended:
+        assert sum(ev.deltas) == 0
+    assert sum(states[-1].table.scores) == 0
+
+
+@HANDS
+@given(st.integers(0, 2**32))
+def test_replaying_the_events_gives_the_live_state_and_events_survive_their_stored_form(seed):
+    log, states = play_hands(seed, hands=2)
+    state = RULESET.initial()
+    for ev in log:
+        state = RULESET.evolve(state, decode(*encode(ev)))
+    assert state == states[-1]
+
+
+def _tiles_in(data: Any) -> Counter:
+    """Every tile named anywhere in JSON-shaped data but a seat's own waits (worked out from its
+    own hand; the other seats' copies of a declaration carry none)."""
+    found: Counter = Counter()
+    if isinstance(data, str):
+        try:
+            found[parse_tile(data)] += 1
+        except TileNotationError:
+            pass
+    elif isinstance(data, dict):
+        for k, v in data.items():
+            if k != "waits":
+                found += _tiles_in(v)
+    elif isinstance(data, list):
+        for v in data:
+            found += _tiles_in(v)
+    return found
+
+
+def _may_know(state: Any, seat: int) -> Counter:
+    """The tiles `seat` may know of: its own tiles (face-down discard and concealed kongs included)
+    and what lies face up: the others' face-up discards and their melds but concealed kongs."""
+    known: Counter = Counter()
+    if not isinstance(state, Playing):
+        return known
+    for s, sh in enumerate(state.hand.seats):
+        if s == seat:
+            known.update(from_counts(sh.concealed))
+            known.update(sh.river)
+            for m in sh.melds:
+                known.update(m.tiles)
+            continue
+        known.update(t for i, t in enumerate(sh.river) if i != sh.ready_at)
+        for m in sh.melds:
+            if m.kind != KONG_CONCEALED:
+                known.update(m.tiles)
+    return known
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(0, 2**32))
+def test_no_seat_sees_another_seats_concealed_tiles_the_wall_a_concealed_kong_or_a_face_down_discard(seed):
+    log, rests = play_hands(seed)
+    states, state = [], RULESET.initial()
+    for ev in log:
+        state = RULESET.evolve(state, ev)
+        states.append(state)
+    before: Any = RULESET.initial()
+    for ev, after, rest in zip(log, states, rests, strict=True):
+        for seat in range(4):
+            copy = RULESET.redact(ev, seat)
+            if copy is None or isinstance(ev, HandEnded):  # the hand's end reveals everything
+                continue
+            if isinstance(ev, ReadyDeclared) and ev.seat != seat:
+                assert copy.waits == ()
+            shown = _tiles_in(to_json(copy))
+            allowed = _may_know(before, seat) | _may_know(after, seat)
+            assert not shown - allowed, f"{type(ev).__name__} shows seat {seat} {shown - allowed}"
+            if rest is not None and isinstance(after, Playing):
+                view = to_json(RULESET.view(after, seat))
+                drawn = view.pop("drawn")  # one of the seat's own tiles, listed twice
+                assert drawn is None or parse_tile(drawn) in RULESET.view(after, seat).hand
+                view.pop("claim_tile")  # the last tile of a river or the kong being added
+                view.pop("face_down")  # the seat's own, also in its river
+                assert not _tiles_in(view) - _may_know(after, seat)
+        before = after
+    spectator = [RULESET.redact(ev, None) for ev in log if not isinstance(ev, HandEnded)]
+    assert not any(_tiles_in(to_json(ev)) - _public(states) for ev in spectator if ev is not None)
+
+
+def _public(states: list[Any]) -> Counter:
+    """Everything that was ever face up during the hand (an upper bound for a spectator)."""
+    seen: Counter = Counter()
+    for state in states:
+        if isinstance(state, Playing):
+            for sh in state.hand.seats:
+                seen |= Counter(t for i, t in enumerate(sh.river) if i != sh.ready_at)
+                seen |= Counter(t for m in sh.melds if m.kind != KONG_CONCEALED for t in m.tiles)
+    return seen
+
+
+def _candidates(seat: int) -> list[Any]:
+    cmds: list[Any] = [Win(seat), Pass(seat)]
+    for t in ALL_TILES:
+        cmds += [Discard(seat, t), DeclareReady(seat, t), Kong(seat, t), Pong(seat, t)]
+    return cmds
+
+
+@settings(max_examples=3, deadline=None)
+@given(st.integers(0, 2**32))
+def test_legal_actions_are_exactly_the_commands_the_rules_accept(seed):
+    log, rests = play_hands(seed)
+    for state in rests:
+        if state is None or not isinstance(state, Playing):
+            continue
+        for seat in range(4):
+            legal = RULESET.legal_actions(state, seat)
+            assert len(set(legal)) == len(legal)
+            accepted = []
+            for cmd in _candidates(seat):
+                try:
+                    RULESET.decide(state, cmd)
+                except RuleViolation:
+                    continue
+                accepted.append(cmd)
+            assert set(accepted) == set(legal)
