@@ -44,7 +44,7 @@ class Deadline:
     `timeout_ms` comes from the table's options; the engine never reads a clock.
     """
 
-    defaults: Mapping[int | None, Any]
+    defaults: Mapping[Any, Any]  # seat (int) or None -> command
     timeout_ms: int
     reason: str
 

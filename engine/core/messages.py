@@ -58,16 +58,19 @@ def _register(kind: str, name: str, version: int) -> Callable[[type[T]], type[T]
     return wrap
 
 
+@typing.dataclass_transform(frozen_default=True)
 def command(name: str, version: int = 1) -> Callable[[type[T]], type[T]]:
     """Register a command class (an order: `Discard`, `Bid`)."""
     return _register("command", name, version)
 
 
+@typing.dataclass_transform(frozen_default=True)
 def event(name: str, version: int = 1) -> Callable[[type[T]], type[T]]:
     """Register an event class (a fact: `TileDiscarded`, `BidMade`)."""
     return _register("event", name, version)
 
 
+@typing.dataclass_transform(frozen_default=True)
 def value(name: str, version: int = 1) -> Callable[[type[T]], type[T]]:
     """Register a value class that travels inside messages or views (options, melds, views)."""
     return _register("value", name, version)

@@ -71,7 +71,7 @@ def holds(hand: Sequence[int], cards: Sequence[int]) -> bool:
 
 def without(hand: Sequence[Card], cards: Sequence[int]) -> tuple[Card, ...]:
     """`hand` minus `cards` (one copy per card given)."""
-    rest = list(hand)
+    rest: list[Any] = list(hand)
     for c in cards:
         rest.remove(c)
     return tuple(rest)

@@ -74,7 +74,7 @@ class DaqiRuleset:
         answer (default: pass); the 庄家 owes the burial (default: the safe one); the extra
         overcall goes round (default: pass); the seat to play owes a play (default: the legal
         play that gives away least)."""
-        options = getattr(getattr(state, "table", None), "options", None)
+        options: Any = getattr(getattr(state, "table", None), "options", None)
         if isinstance(state, Dealing):
             return Deadline({None: DealNext()}, options.deal_interval_ms, "deal")
         if isinstance(state, FinalBids):
@@ -83,8 +83,7 @@ class DaqiRuleset:
         if isinstance(state, Burying):
             hand = state.hands[state.declarer]
             cards = daqi_bots.safe_bury(hand, state.trumps)
-            defaults = {state.declarer: Bury(state.declarer, cards)}
-            return Deadline(defaults, options.bury_timeout_ms, "bury")
+            return Deadline({state.declarer: Bury(state.declarer, cards)}, options.bury_timeout_ms, "bury")
         if isinstance(state, Overcalling):
             return Deadline({state.turn: Pass(state.turn)}, options.bid_window_ms, "overcall")
         if isinstance(state, Playing):

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from google.protobuf import json_format
-from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
 from engine.core.messages import (
@@ -94,7 +94,7 @@ def view_from_proto(ruleset: str, msg: views_pb2.View, view_cls: type) -> Any:
     return from_json(view_cls, data)
 
 
-def _unshape(data: Any, descriptor: Descriptor) -> Any:
+def _unshape(data: Any, descriptor: Any) -> Any:
     if not isinstance(data, dict):
         return data
     out = {}
@@ -124,7 +124,7 @@ def options_from_struct(struct: Any) -> dict[str, Any]:
     return {k: int(v) if isinstance(v, float) and v.is_integer() else v for k, v in data.items()}
 
 
-def _shape(data: Any, descriptor: Descriptor) -> Any:
+def _shape(data: Any, descriptor: Any) -> Any:
     """Fit engine JSON to a message: None means "not set" (hidden or absent), and a list of lists
     fills a repeated message whose only field is itself repeated (a row per seat)."""
     if not isinstance(data, dict):
