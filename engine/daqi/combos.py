@@ -32,7 +32,6 @@ _SIDE_RANKS = (3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14)
 
 
 @value("daqi.Combo")
-@dataclass(frozen=True, slots=True)
 class Combo:
     """A single, a pair or a tractor of `pairs` pairs, in follow suit `suit` (TRUMP for trumps);
     `top` compares combos of the same suit and shape (higher wins). Kind "throw" describes a

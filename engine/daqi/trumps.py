@@ -8,8 +8,6 @@ SJ=44, BJ=45; equal cards (two 副7 of different suits, identical copies) have e
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from engine.core.messages import value
 from engine.daqi.cards import BIG_JOKER_ID, KINDS, SMALL_JOKER_ID, SUITS
 
@@ -51,7 +49,6 @@ _TABLES = {suit: _tables(suit) for suit in (*SUITS, None)}
 
 
 @value("daqi.Trumps")
-@dataclass(frozen=True, slots=True)
 class Trumps:
     """The hand's trumps: the 常主 (jokers, 7s, 2s) and every card of `trump_suit` (None: no
     trump suit, when a joker decided it)."""

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from engine.core.messages import command, event
 from engine.koudian.options import Options
 from engine.mahjong.tiles import Tile
@@ -11,7 +9,6 @@ from engine.mahjong.wall import Dice
 
 
 @command("koudian.FixedDeal")
-@dataclass(frozen=True, slots=True)
 class FixedDeal:
     """Deal a scenario's stacked deck instead of a shuffle (`engine.mahjong.wall.stacked`)."""
 
@@ -21,14 +18,12 @@ class FixedDeal:
 
 
 @event("koudian.TableCreated")
-@dataclass(frozen=True, slots=True)
 class TableCreated:
     table_id: str
     options: Options
 
 
 @event("koudian.DealerChosen")
-@dataclass(frozen=True, slots=True)
 class DealerChosen:
     """The first dealer of the match: each round of dice (a round per tie; (0, 0) for a seat that
     did not roll again; no rounds for a fixed deal). The highest roll deals."""
@@ -38,7 +33,6 @@ class DealerChosen:
 
 
 @event("koudian.HandStarted")
-@dataclass(frozen=True, slots=True)
 class HandStarted:
     """A hand was dealt. `commitment` = sha256(deck order || salt) is public; `order`, `seed` and
     `salt` are server-side secrets (None in a seat's copy) until HandEnded reveals them.
@@ -55,7 +49,6 @@ class HandStarted:
 
 
 @event("koudian.ClaimWindowOpened")
-@dataclass(frozen=True, slots=True)
 class ClaimWindowOpened:
     """Seats may claim `tile` (a discard, or with `robbing` an added kong). Each seat's copy lists
     only its own options (and is dropped for seats with none): who could claim is hidden."""
@@ -67,7 +60,6 @@ class ClaimWindowOpened:
 
 
 @event("koudian.ReadyDeclared")
-@dataclass(frozen=True, slots=True)
 class ReadyDeclared:
     """报听: `seat` discarded `tile` face down and locked its hand, waiting on `waits`.
     Both are None/empty in the other seats' copies until the hand ends."""
@@ -78,7 +70,6 @@ class ReadyDeclared:
 
 
 @event("koudian.HandEnded")
-@dataclass(frozen=True, slots=True)
 class HandEnded:
     """The hand is over, with the settlement and the reveal of every hidden tile, deck and salt.
 
@@ -107,7 +98,6 @@ class HandEnded:
 
 
 @event("koudian.MatchEnded")
-@dataclass(frozen=True, slots=True)
 class MatchEnded:
     """The dealership went around `rounds_per_match` times. `seating` is the seat each player
     takes at the next match (display only: drawn from the wind tiles, as the seed describes)."""

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from engine.core.messages import value
 
 
 @value("koudian.Options")
-@dataclass(frozen=True, slots=True)
 class Options:
     """Rule options (koudian.md) and the platform's timing for auto-play (托管)."""
 

@@ -8,8 +8,6 @@ face-up discard), `Robbing` (ready seats may rob an added kong).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from engine.core.contract import HandResult
 from engine.core.messages import value
 from engine.koudian.options import Options
@@ -33,7 +31,6 @@ ADDED_KONG = KONG_ADDED
 
 
 @value("koudian.Turn")
-@dataclass(frozen=True, slots=True)
 class Turn:
     """`seat` holds 14 tiles (melds counted as 3) and must act. `drawn` is the tile just drawn
     (None after a pong or on the dealer's first turn); `source` says how it came (see above);
@@ -46,13 +43,11 @@ class Turn:
 
 
 @value("koudian.Claims")
-@dataclass(frozen=True, slots=True)
 class Claims:
     window: ClaimWindow
 
 
 @value("koudian.Robbing")
-@dataclass(frozen=True, slots=True)
 class Robbing:
     """An added kong waits for the ready seats that could rob it (抢杠)."""
 
@@ -63,7 +58,6 @@ Phase = Turn | Claims | Robbing
 
 
 @value("koudian.Hand")
-@dataclass(frozen=True, slots=True)
 class Hand:
     """One hand in play: the wall, each seat's tiles, the phase. `seed` and `salt` are the hand's
     secrets, revealed by HandEnded; `kongs` counts the kongs declared (each grows the reserve)."""
@@ -102,7 +96,6 @@ class Hand:
 
 
 @value("koudian.Table")
-@dataclass(frozen=True, slots=True)
 class Table:
     """What lasts across hands: options, scores, the dealer and how often the deal has passed."""
 
@@ -116,26 +109,22 @@ class Table:
 
 
 @value("koudian.NoTable")
-@dataclass(frozen=True, slots=True)
 class NoTable:
     """Before the table's creation event."""
 
 
 @value("koudian.BetweenHands")
-@dataclass(frozen=True, slots=True)
 class BetweenHands:
     table: Table
 
 
 @value("koudian.Playing")
-@dataclass(frozen=True, slots=True)
 class Playing:
     table: Table
     hand: Hand
 
 
 @value("koudian.MatchOver")
-@dataclass(frozen=True, slots=True)
 class MatchOver:
     table: Table
 

@@ -7,7 +7,7 @@ salt. HandEnded reveals all of it to everyone.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from engine.core.messages import value
@@ -20,7 +20,6 @@ from engine.mahjong.tiles import Tile, from_counts
 
 
 @value("koudian.View")
-@dataclass(frozen=True, slots=True)
 class View:
     """A seat's view of the table (seat None: a spectator, who sees no concealed tile).
 

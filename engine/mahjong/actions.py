@@ -6,21 +6,17 @@ happened; the ruleset's `redact` hides drawn tiles and concealed kongs from the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from engine.core.messages import command, event
 from engine.mahjong.tiles import Tile
 
 
 @command("mahjong.Discard")
-@dataclass(frozen=True, slots=True)
 class Discard:
     seat: int
     tile: Tile
 
 
 @command("mahjong.DeclareReady")
-@dataclass(frozen=True, slots=True)
 class DeclareReady:
     """报听: discard `tile` face down and lock the hand, which must then be ready."""
 
@@ -29,14 +25,12 @@ class DeclareReady:
 
 
 @command("mahjong.Pong")
-@dataclass(frozen=True, slots=True)
 class Pong:
     seat: int
     tile: Tile
 
 
 @command("mahjong.Chow")
-@dataclass(frozen=True, slots=True)
 class Chow:
     """Claim the discard into the run starting at `low` (the run's lowest tile)."""
 
@@ -45,7 +39,6 @@ class Chow:
 
 
 @command("mahjong.Kong")
-@dataclass(frozen=True, slots=True)
 class Kong:
     """A kong of `tile`; whether concealed, added or from the discard follows from the situation."""
 
@@ -54,13 +47,11 @@ class Kong:
 
 
 @command("mahjong.Win")
-@dataclass(frozen=True, slots=True)
 class Win:
     seat: int
 
 
 @command("mahjong.Pass")
-@dataclass(frozen=True, slots=True)
 class Pass:
     """Decline every claim on the tile in the open window."""
 
@@ -68,7 +59,6 @@ class Pass:
 
 
 @event("mahjong.TileDrawn")
-@dataclass(frozen=True, slots=True)
 class TileDrawn:
     """`seat` drew a tile from the live wall, or from the tail as a kong's replacement.
     `tile` is None in the other seats' copy."""
@@ -79,7 +69,6 @@ class TileDrawn:
 
 
 @event("mahjong.TileDiscarded")
-@dataclass(frozen=True, slots=True)
 class TileDiscarded:
     """A face-up discard; `auto` when a locked hand discarded its drawn tile by itself."""
 
@@ -89,7 +78,6 @@ class TileDiscarded:
 
 
 @event("mahjong.ClaimAnswered")
-@dataclass(frozen=True, slots=True)
 class ClaimAnswered:
     """`seat` answered the open claim window (a claim kind or "pass"); seen only by that seat."""
 
@@ -98,7 +86,6 @@ class ClaimAnswered:
 
 
 @event("mahjong.Ponged")
-@dataclass(frozen=True, slots=True)
 class Ponged:
     seat: int
     tile: Tile
@@ -106,7 +93,6 @@ class Ponged:
 
 
 @event("mahjong.Konged")
-@dataclass(frozen=True, slots=True)
 class Konged:
     """A kong (`kind` from engine.mahjong.melds). A concealed kong's tile is None for the others."""
 

@@ -10,7 +10,7 @@ pong = kong > chow); between equal claims the seat first in turn order after the
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from engine.core.messages import value
 from engine.mahjong.tiles import Tile
@@ -26,7 +26,6 @@ STANDARD_PRIORITY: Mapping[str, int] = {WIN: 3, KONG: 2, PONG: 2, CHOW: 1}
 
 
 @value("mahjong.ClaimWindow")
-@dataclass(frozen=True, slots=True)
 class ClaimWindow:
     """The open question "does anyone want this tile?".
 

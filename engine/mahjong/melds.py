@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from engine.core.messages import value
 from engine.mahjong.tiles import Tile, tile
 
@@ -16,7 +14,6 @@ KONGS = frozenset({KONG_EXPOSED, KONG_ADDED, KONG_CONCEALED})
 
 
 @value("mahjong.Meld")
-@dataclass(frozen=True, slots=True)
 class Meld:
     """A laid-down set. `tile` is the set's tile (a chow's lowest tile); None only in another
     seat's view of a concealed kong. `source` is the seat the claimed tile came from."""

@@ -8,15 +8,12 @@ and what the locked hand waits on.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from engine.core.messages import value
 from engine.mahjong.melds import KONG_ADDED, KONG_CONCEALED, KONG_EXPOSED, PONG, Meld
 from engine.mahjong.tiles import Tile, counts
 
 
 @value("mahjong.SeatTiles")
-@dataclass(frozen=True, slots=True)
 class SeatTiles:
     """`concealed` is 34 counts (a drawn tile included); `river` holds this seat's discards still on
     the table, a face-down ready discard at `ready_at`; `waits` the tiles a locked hand wins on."""

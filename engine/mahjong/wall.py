@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from engine.core.messages import value
 from engine.core.shuffle import derived_rng
@@ -19,7 +19,6 @@ from engine.mahjong.tiles import Tile
 
 
 @value("mahjong.Wall")
-@dataclass(frozen=True, slots=True)
 class Wall:
     """A deck order and how much of it is gone: `front` tiles dealt or drawn, `back` from the tail."""
 
@@ -70,7 +69,6 @@ class Wall:
 
 
 @value("mahjong.Dice")
-@dataclass(frozen=True, slots=True)
 class Dice:
     """How the wall was broken, display only: the shuffle already fixed the order of tiles.
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import hashlib
 import json
 import pickle
@@ -24,10 +25,11 @@ from typing import Any
 from engine.core.contract import Status
 from engine.core.errors import RuleViolation
 from engine.core.messages import decode, encode, message_to_json, to_json
-from services.eventstore import NewEvent, WrongExpectedVersion
+from services.eventstore import Fenced, NewEvent, WrongExpectedVersion
 from services.game import table as tables
+from services.game.leases import Leases, NotHolder
 from services.game.table import Table, Timeout
-from services.live.base import LiveState, LiveStateUnavailable, Published, wall_clock_ms
+from services.live.base import Lease, LiveState, LiveStateUnavailable, Published, wall_clock_ms
 from services.live.base import View as LiveView
 from services.observability import APPENDS, COMMAND_LATENCY, LIVE_TABLES, log
 
@@ -36,6 +38,7 @@ BETWEEN_HANDS_MS = 10_000  # after a hand ends, the next starts this late unless
 AUTO_PLAY_DELAY_MS = 300  # how soon the server acts for a seat on auto-play (a human-like pace)
 CACHE_SIZE = 20_000
 CONFLICT_RETRIES = 5
+ORPHAN_SWEEP_S = 2.0  # how often a node looks for tables whose node died
 
 
 def _fingerprint() -> str:
@@ -92,11 +95,12 @@ def decode_payload(payload: bytes) -> tuple[int, Any]:
 class TableService:
     """Tables on one node. Commands for one table run one at a time (an asyncio lock per table)."""
 
-    def __init__(self, store: Any, live: LiveState, *, node_id: str = "",
+    def __init__(self, store: Any, live: LiveState, *, node_id: str = "", address: str = "",
                  clock_ms: Callable[[], int] = wall_clock_ms) -> None:
         self.store, self.live = store, live
         self.node_id = node_id or uuid.uuid4().hex[:8]
         self.clock_ms = clock_ms
+        self.leases = Leases(live, self.node_id, address, fence=store.fence, on_lost=self._lease_lost)
         self._cache: OrderedDict[str, Table] = OrderedDict()
         self._locks: dict[str, asyncio.Lock] = {}
         self._last_event_ms: dict[str, int] = {}
@@ -120,6 +124,7 @@ class TableService:
         """Decide `cmd` on the table and store its events; see the module docstring."""
         started = self.clock_ms()
         async with self._lock(table_id):
+            lease = await self._hold(table_id)
             for _ in range(CONFLICT_RETRIES):
                 table = await self._load(table_id, must_exist=not isinstance(cmd, tables.CreateTable))
                 if expected_version is not None and expected_version != table.version:
@@ -140,10 +145,19 @@ class TableService:
                 rest = {"command_id": command_id, "actor": actor, "time": now}
                 new = [NewEvent.of(ev, first if i == 0 else rest) for i, ev in enumerate(events)]
                 try:
-                    version = await self.store.append(table_id, table.version, new, command_id=command_id)
+                    version = await self.store.append(table_id, table.version, new,
+                                                      command_id=command_id, fence=lease.token)
                 except WrongExpectedVersion:
                     self._forget(table_id)
                     continue
+                except Fenced:
+                    # Another node took the table over while this one was not looking.
+                    log.warning("fenced_out", table_id=table_id, node=self.node_id, token=lease.token)
+                    self.leases.drop(table_id)
+                    self._forget(table_id)
+                    holder = await self.live.lease_holder(table_id)
+                    raise NotHolder(table_id, holder and holder.node_id,
+                                    holder and await self.live.node_address(holder.node_id)) from None
                 if version != table.version + len(events):
                     # The same command id was stored before: that earlier result stands.
                     self._forget(table_id)
@@ -159,6 +173,43 @@ class TableService:
                 COMMAND_LATENCY.observe((self.clock_ms() - started) / 1000)
                 return Outcome(table, table.version, events)
             raise VersionConflict(-1, (await self._load(table_id, must_exist=True)).version)
+
+    async def _hold(self, table_id: str) -> Lease:
+        if table_id not in self.leases.held:
+            self._forget(table_id)  # another node may have written since this one last served it
+        return await self.leases.hold(table_id)
+
+    async def _lease_lost(self, table_id: str) -> None:
+        """A lease renewal failed: forget the table, and take it back if nobody else has it
+        (the live state was flushed or restarted rather than the table taken over)."""
+        self._forget(table_id)
+        await self.adopt(table_id)
+
+    async def adopt(self, table_id: str) -> bool:
+        """Serve `table_id` from now on if no node does: take its lease, rebuild it from the log,
+        re-arm its deadline. False when another node serves it or it has finished."""
+        async with self._lock(table_id):
+            try:
+                await self._hold(table_id)
+            except NotHolder:
+                return False
+            table = await self._load(table_id, must_exist=True)
+            if table.status is Status.MATCH_OVER:
+                await self.leases.release(table_id)
+                return False
+            await self.live.mark_live(table_id)
+            await self.live.set_view(table_id, table.version, public_view(table))
+            await self._arm_deadline(table, self._last_event_ms.get(table_id, self.clock_ms()))
+            return True
+
+    async def adopt_orphans(self) -> int:
+        """Take over every live table that no node holds (its node died); returns how many."""
+        adopted = 0
+        for table_id in await self.live.live_tables():
+            if table_id in self.leases.held or await self.live.lease_holder(table_id) is not None:
+                continue
+            adopted += await self.adopt(table_id)
+        return adopted
 
     async def _already_applied(self, table_id: str, command_id: str) -> bool:
         for rec in reversed(await self.store.read_stream(table_id)):
@@ -215,7 +266,7 @@ class TableService:
 
     async def fire_due(self, limit: int = 200) -> int:
         """Fire every deadline that is due now (the clock's tick); returns how many fired."""
-        due = await self.live.claim_due(self.clock_ms(), limit)
+        due = await self.live.claim_due(self.clock_ms(), limit, node_id=self.node_id)
         if due:
             await asyncio.gather(*(self._fire(d.table_id, int(d.payload)) for d in due))
         return len(due)
@@ -227,34 +278,53 @@ class TableService:
         except Exception:  # a timer must never kill the clock; the table stays as it was
             log.exception("timeout_failed", table_id=table_id, version=version)
 
-    async def run_clock(self, stop: asyncio.Event, tick_s: float = 0.05) -> None:
-        """Fire deadlines until `stop` is set."""
-        while not stop.is_set():
-            try:
-                await self.fire_due()
-            except Exception:
-                log.exception("clock_tick_failed")
-            try:
-                await asyncio.wait_for(stop.wait(), tick_s)
-            except TimeoutError:
-                pass
+    async def run(self, stop: asyncio.Event, tick_s: float = 0.05) -> None:
+        """Until `stop`: fire due deadlines, keep leases alive, adopt orphaned tables."""
+        leases = asyncio.create_task(self.leases.run(stop))
+        last_sweep = 0.0
+        loop = asyncio.get_running_loop()
+        try:
+            while not stop.is_set():
+                try:
+                    await self.fire_due()
+                    if loop.time() - last_sweep > ORPHAN_SWEEP_S:
+                        last_sweep = loop.time()
+                        await self.adopt_orphans()
+                except LiveStateUnavailable as exc:
+                    log.warning("live_state_unavailable", error=str(exc))
+                except Exception:
+                    log.exception("clock_tick_failed")
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), tick_s)
+        finally:
+            await leases
+
+    async def drain(self) -> None:
+        """Stop serving: hand every table's lease over so other nodes continue them at once."""
+        await self.leases.release_all()
+        self._cache.clear()
 
     async def rebuild_deadlines(self) -> int:
-        """Re-arm the deadline of every unfinished table from the log (after a restart or the
-        loss of live state); a deadline that passed while down fires at once."""
+        """Adopt every unfinished table no node serves, from the log (at start-up, or after the
+        live state was lost); a deadline that passed while nobody served it fires at once."""
         count = 0
         for table_id in await self.store.list_streams(STREAM_PREFIX):
-            table = await self._load(table_id, must_exist=True)
-            if table.status is Status.MATCH_OVER:
-                continue
-            await self.live.mark_live(table_id)
-            await self.live.set_view(table_id, table.version, public_view(table))
-            since = self._last_event_ms.get(table_id, self.clock_ms())
-            await self._arm_deadline(table, since)
-            count += 1
+            if await self.live.lease_holder(table_id) is None:
+                count += await self.adopt(table_id)
         return count
 
     # -- reads -------------------------------------------------------------------------------
+
+    async def serve(self, table_id: str) -> Table:
+        """The table as its writer sees it: this node takes it over if no node serves it, and
+        raises NotHolder if another one does."""
+        async with self._lock(table_id):
+            await self._hold(table_id)
+            try:
+                return await self._load(table_id, must_exist=True)
+            except TableNotFound:
+                await self.leases.release(table_id)
+                raise
 
     async def get(self, table_id: str) -> Table:
         """The table as of its latest event; TableNotFound if there is none."""

@@ -36,3 +36,13 @@ def test_readme_lists_every_variable_the_configuration_reads():
     readme = (ROOT / "README.md").read_text()
     for name in Settings.model_fields:
         assert f"QIPAI_{name.upper()}" in readme, name
+
+
+def test_compose_runs_two_game_nodes_that_share_the_database_and_redis():
+    services = _compose()["services"]
+    first, second = services["qipai"]["environment"], services["qipai-game-2"]["environment"]
+    assert services["qipai-game-2"]["command"] == ["serve", "--service", "game"]
+    assert first["QIPAI_DATABASE_URL"] == second["QIPAI_DATABASE_URL"]
+    assert first["QIPAI_REDIS_URL"] == second["QIPAI_REDIS_URL"]
+    assert first["QIPAI_NODE_ID"] != second["QIPAI_NODE_ID"]
+    assert set(first) == set(second)
