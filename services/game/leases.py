@@ -84,7 +84,7 @@ class Leases:
         await self.live.register_node(self.node_id, self.address, NODE_TTL_MS)
         lost = []
         items = list(self.held.items())
-        results = await asyncio.gather(*(self.live.renew(lease, LEASE_TTL_MS) for _, lease in items))
+        results = await self.live.renew_many([lease for _, lease in items], LEASE_TTL_MS)
         for (table_id, lease), ok in zip(items, results, strict=True):
             if not ok and self.held.get(table_id) is lease:
                 del self.held[table_id]

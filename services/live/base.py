@@ -110,6 +110,11 @@ class LiveState(ABC):
     async def renew(self, lease: Lease, ttl_ms: int) -> bool:
         """Extend the lease if it is still this one; False if it expired or was taken over."""
 
+    async def renew_many(self, leases: Sequence[Lease], ttl_ms: int) -> list[bool]:
+        """`renew` for each lease (one round trip where the backend can): a node renews all its
+        tables at once."""
+        return [await self.renew(lease, ttl_ms) for lease in leases]
+
     @abstractmethod
     async def release(self, lease: Lease) -> bool:
         """Give the lease up if it is still this one; True if it was."""

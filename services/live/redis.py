@@ -229,6 +229,18 @@ class RedisLiveState(LiveState):
             )
         return bool(renewed)
 
+    async def renew_many(self, leases: Sequence[Lease], ttl_ms: int) -> list[bool]:
+        check_ttl(ttl_ms)
+        if not leases:
+            return []
+        with self._guard:
+            async with self._client.pipeline(transaction=False) as pipe:
+                for lease in leases:
+                    await self._renew(keys=[self._table_key(lease.table_id, "lease")],
+                                      args=[f"{lease.token} {lease.node_id}", ttl_ms], client=pipe)
+                results = await pipe.execute()
+        return [bool(r) for r in results]
+
     async def release(self, lease: Lease) -> bool:
         with self._guard:
             released = await self._release(

@@ -116,3 +116,16 @@ async def test_a_token_still_increases_after_the_live_state_was_lost(live: LiveS
 async def test_a_floor_beyond_exact_counting_is_refused(live: LiveState) -> None:
     with pytest.raises(ValueError, match="min_token"):
         await live.acquire_lease("t1", "a", 10_000, min_token=MAX_MIN_TOKEN + 1)
+
+
+async def test_a_node_renews_all_its_leases_at_once_and_learns_which_it_lost(
+    open_live, pass_time
+) -> None:
+    node_a, node_b = open_live(), open_live()
+    kept = await node_a.acquire_lease("t1", "a", 10_000)
+    lost = await node_a.acquire_lease("t2", "a", 50)
+    assert kept is not None and lost is not None
+    await pass_time(120)
+    assert await node_b.acquire_lease("t2", "b", 10_000) is not None
+    assert await node_a.renew_many([kept, lost], 10_000) == [True, False]
+    assert await node_a.renew_many([], 10_000) == []
