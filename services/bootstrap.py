@@ -23,8 +23,18 @@ class Backends:
     _tasks: list[asyncio.Task] = field(default_factory=list)
 
     def start_clock(self) -> None:
-        """Start firing deadlines (timeouts, auto-play, the deal pace) on this node."""
-        self._tasks.append(asyncio.create_task(self.tables.run_clock(self._stop)))
+        """Start this node's background work: deadlines (timeouts, auto-play, the deal pace),
+        lease renewal and adopting the tables of nodes that died."""
+        self._tasks.append(asyncio.create_task(self.tables.run(self._stop)))
+
+    async def drain(self) -> None:
+        """Stop the background work and hand this node's tables over to the others."""
+        self._stop.set()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks.clear()
+        await self.tables.drain()
 
     async def close(self) -> None:
         self._stop.set()
@@ -52,7 +62,8 @@ async def open_backends(settings: Settings) -> Backends:
     except BaseException:
         await store.close()
         raise
-    return Backends(store, live, TableService(store, live, node_id=settings.node_id))
+    tables = TableService(store, live, node_id=settings.node_id, address=settings.advertised_addr)
+    return Backends(store, live, tables)
 
 
 def register_services(

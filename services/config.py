@@ -32,6 +32,17 @@ class Settings(BaseSettings):
         "dev-insecure-secret", description="HMAC key signing bearer tokens; set it in production"
     )
     node_id: str = Field("", description="this node's id among several game nodes; random if empty")
+    advertise_addr: str = Field(
+        "", description="host:port other game nodes use to reach this one; QIPAI_GRPC_ADDR if empty"
+    )
+
+    @property
+    def advertised_addr(self) -> str:
+        """Where other nodes forward calls for the tables this node serves."""
+        if self.advertise_addr:
+            return self.advertise_addr
+        host, _, port = self.grpc_addr.rpartition(":")
+        return f"{'127.0.0.1' if host in ('0.0.0.0', '[::]', '') else host}:{port}"
 
     @field_validator("database_url")
     @classmethod

@@ -33,8 +33,13 @@ class TooManyRequests(Exception):
     """The caller exceeded its rate limit."""
 
 
+class Unavailable(Exception):
+    """Try again shortly (another node, a node taking a table over, a node draining)."""
+
+
 def _classify(exc: BaseException) -> tuple[grpc.StatusCode, str] | None:
     from services.eventstore import EventStoreError, StoreUnavailable, WrongExpectedVersion
+    from services.game.leases import NotHolder
     from services.game.tables import TableNotFound, VersionConflict
     from services.game.wire import BadRequest
     from services.live.base import LiveStateUnavailable
@@ -49,7 +54,7 @@ def _classify(exc: BaseException) -> tuple[grpc.StatusCode, str] | None:
         return grpc.StatusCode.ABORTED, str(exc)
     if isinstance(exc, TooManyRequests):
         return grpc.StatusCode.RESOURCE_EXHAUSTED, str(exc)
-    if isinstance(exc, StoreUnavailable | LiveStateUnavailable):
+    if isinstance(exc, StoreUnavailable | LiveStateUnavailable | Unavailable | NotHolder):
         return grpc.StatusCode.UNAVAILABLE, str(exc)
     if isinstance(exc, EventStoreError):
         return grpc.StatusCode.INVALID_ARGUMENT, str(exc)

@@ -78,6 +78,8 @@ async def start(settings: Settings, services: Sequence[str]) -> Running:
 async def stop(running: Running, grace: float = 5.0) -> None:
     """Stop answering health checks, finish in-flight calls within `grace` seconds, close backends."""
     await running.health.enter_graceful_shutdown()
+    for resource in running.resources:
+        await resource.drain()  # hand tables over first: their next calls go to other nodes
     await running.server.stop(grace)
     for resource in running.resources:
         await resource.close()

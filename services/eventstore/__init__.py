@@ -2,6 +2,7 @@
 
     store = await open_event_store("postgresql://user@host/db?schema=qipai")  # or sqlite:///var/qipai.db
     version = await store.append("table-42", 0, [NewEvent("daqi.TableCreated", {...})], command_id="c1")
+    await store.fence("table-42", lease_token)   # then: append(..., fence=lease_token)
     events = await store.read_stream("table-42")
     sub = store.subscribe("ledger", handler)      # async handler(tx, events); run with await sub.run()
 
@@ -16,6 +17,7 @@ from typing import Any
 from .errors import (
     CheckpointMoved,
     EventStoreError,
+    Fenced,
     InvalidInput,
     InvalidStreamId,
     InvalidVersion,
@@ -33,7 +35,7 @@ from .validation import MAX_PAYLOAD_BYTES, MAX_STREAM_ID_LENGTH
 
 __all__ = [
     "MAX_PAYLOAD_BYTES", "MAX_STREAM_ID_LENGTH", "START", "CheckpointMoved", "EventStore",
-    "EventStoreError", "GlobalPosition", "Handler", "InvalidInput", "InvalidStreamId",
+    "EventStoreError", "Fenced", "GlobalPosition", "Handler", "InvalidInput", "InvalidStreamId",
     "InvalidVersion", "MigrationError", "NewEvent", "NotSerialisable", "PayloadTooLarge",
     "RecordedEvent", "Snapshot", "StoreUnavailable", "Subscription", "Transaction",
     "UnknownEventType", "WrongExpectedVersion", "open_event_store",

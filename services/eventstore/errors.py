@@ -58,3 +58,17 @@ class MigrationError(EventStoreError):
 class CheckpointMoved(EventStoreError):
     """Another consumer with the same subscription name advanced the checkpoint first;
     this consumer's batch was rolled back."""
+
+
+class Fenced(EventStoreError):
+    """A writer presented an older fencing token than the newest the stream has seen: another
+    writer (a node holding a newer lease) has taken the stream over."""
+
+    def __init__(self, stream_id: str, token: int, newest: int) -> None:
+        super().__init__(
+            f"stream {stream_id!r} is fenced at token {newest}; token {token} is older: "
+            "another writer has taken it over"
+        )
+        self.stream_id = stream_id
+        self.token = token
+        self.newest = newest

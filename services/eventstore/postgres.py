@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
@@ -15,40 +16,61 @@ from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from . import migrations
-from .errors import CheckpointMoved, InvalidInput, StoreUnavailable, WrongExpectedVersion
+from .errors import CheckpointMoved, Fenced, InvalidInput, StoreUnavailable, WrongExpectedVersion
+from .group_commit import GroupCommit, PendingAppend
 from .records import START, GlobalPosition, RecordedEvent, Snapshot
 from .store import EventStore, Handler
 
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
+NOTIFY_INTERVAL = 0.005
+# Errors meaning another transaction appended to one of the batch's streams first; the
+# statement was rolled back as a whole, so each append can simply be tried again on its own.
+_RACED = (psycopg.errors.UniqueViolation, psycopg.errors.DeadlockDetected)
 
-# One statement, hence one round trip and one implicit transaction (the pool runs in autocommit):
-# look up the command id, check the expected version, insert the events in order, and record the
-# command's result. A second writer after the same version fails on the (stream_id, version)
-# primary key; no row is ever silently skipped. NOTIFY is not sent from here: a notifying commit
-# takes a database-wide lock, which halved throughput; see `_notify`.
-_APPEND = """
-WITH prior AS (
-    SELECT version FROM command_results
-    WHERE stream_id = %(stream)s AND command_id = %(command)s::text
-), ok AS (
-    SELECT NOT EXISTS (SELECT 1 FROM prior)
-       AND (%(expected)s::bigint = 0 OR EXISTS (
-            SELECT 1 FROM events WHERE stream_id = %(stream)s AND version = %(expected)s::bigint
-       )) AS go
+# One statement, hence one round trip and one implicit transaction (the pool runs in autocommit),
+# for a whole batch of appends to distinct streams (see group_commit.py). Per append: look up its
+# command id, check the stream is exactly at the expected version, insert its events in order,
+# and record the command's result. An append that fails its check inserts nothing and reports
+# the stream's actual version; the others go ahead. A writer racing in another transaction
+# fails the whole statement on the (stream_id, version) primary key, and the batch is retried
+# one append at a time: no row is ever silently skipped. Rows go in in stream order, so two
+# batches touching the same streams wait for each other instead of deadlocking. NOTIFY is not sent from here: a
+# notifying commit takes a database-wide lock, which halved throughput; see `_notify`.
+_APPEND_BATCH = """
+WITH req AS (
+    SELECT * FROM jsonb_to_recordset(%s::jsonb)
+        AS r(i int, stream text, expected bigint, command text, fence bigint, events jsonb)
+), checked AS (
+    -- Scalar subqueries, not EXISTS: the planner may turn EXISTS into a hashed scan of the
+    -- whole table, and max() is one backward probe of the primary key.
+    SELECT req.*,
+        (SELECT c.version FROM command_results c
+         WHERE c.stream_id = req.stream AND c.command_id = req.command) AS prior,
+        (SELECT coalesce(max(e.version), 0) FROM events e WHERE e.stream_id = req.stream) AS actual,
+        -- FOR SHARE: a concurrent fence() waits for this append, or this append sees its token.
+        CASE WHEN req.fence IS NOT NULL THEN
+            (SELECT f.token FROM stream_fences f WHERE f.stream_id = req.stream FOR SHARE)
+        END AS newest
+    FROM req
+), go AS (
+    SELECT * FROM checked
+    WHERE prior IS NULL AND actual = expected AND (newest IS NULL OR newest <= fence)
 ), ins AS (
     INSERT INTO events (stream_id, version, type, schema_version, data, metadata)
-    SELECT %(stream)s, %(expected)s::bigint + x.n, x.type, x.schema_version, x.data::jsonb, x.metadata::jsonb
-    FROM ok, unnest(%(types)s::text[], %(schemas)s::int[], %(datas)s::text[], %(metas)s::text[])
-         WITH ORDINALITY AS x(type, schema_version, data, metadata, n)
-    WHERE ok.go
-    ORDER BY x.n
-    RETURNING version
+    SELECT go.stream, go.expected + x.n, x.type, x.schema_version, x.data, x.metadata
+    FROM go, ROWS FROM (jsonb_to_recordset(go.events)
+                        AS (type text, schema_version int, data jsonb, metadata jsonb))
+             WITH ORDINALITY AS x(type, schema_version, data, metadata, n)
+    ORDER BY go.stream COLLATE "C", x.n
 ), cmd AS (
     INSERT INTO command_results (stream_id, command_id, version)
-    SELECT %(stream)s, %(command)s::text, max(version) FROM ins
-    HAVING %(command)s::text IS NOT NULL AND count(*) > 0
+    SELECT go.stream, go.command, go.expected + jsonb_array_length(go.events)
+    FROM go WHERE go.command IS NOT NULL
 )
-SELECT (SELECT version FROM prior), (SELECT max(version) FROM ins)
+SELECT c.i, c.prior, c.prior IS NULL AND c.actual = c.expected AND NOT coalesce(c.newest > c.fence, false),
+       CASE WHEN c.actual <> c.expected THEN c.actual END,
+       CASE WHEN c.newest > c.fence THEN c.newest END
+FROM checked c ORDER BY c.i
 """
 
 _AFTER_CONFLICT = """
@@ -56,22 +78,27 @@ SELECT (SELECT version FROM command_results WHERE stream_id = %s AND command_id 
        (SELECT coalesce(max(version), 0) FROM events WHERE stream_id = %s)
 """
 
-_COLUMNS = "stream_id, version, tx_id::text, position, type, schema_version, data, metadata, recorded_at"
+# tx_id travels as text (psycopg has no xid8 loader) under another name: an output column
+# called tx_id would capture "ORDER BY tx_id" and sort the log as text ("10" before "9").
+_COLUMNS = (
+    "e.stream_id, e.version, e.tx_id::text AS tx_text, e.position, e.type, e.schema_version,"
+    " e.data, e.metadata, e.recorded_at"
+)
 
 # Rows of transactions below the snapshot's xmin are final: every transaction that could still
 # commit has a tx_id >= xmin, so it sorts after anything returned here.
 _READ_ALL = f"""
-SELECT {_COLUMNS} FROM events
-WHERE (tx_id, position) > (%s::text::xid8, %s::bigint)
-  AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
-ORDER BY tx_id, position
+SELECT {_COLUMNS} FROM events e
+WHERE (e.tx_id, e.position) > (%s::text::xid8, %s::bigint)
+  AND e.tx_id < pg_snapshot_xmin(pg_current_snapshot())
+ORDER BY e.tx_id, e.position
 LIMIT %s::int
 """
 
 _READ_STREAM = f"""
-SELECT {_COLUMNS} FROM events
-WHERE stream_id = %s AND version >= %s::bigint AND version <= %s::bigint
-ORDER BY version
+SELECT {_COLUMNS} FROM events e
+WHERE e.stream_id = %s AND e.version >= %s::bigint AND e.version <= %s::bigint
+ORDER BY e.version
 """
 
 # A loose index scan: one index probe per distinct stream instead of reading every event.
@@ -164,6 +191,7 @@ class PostgresEventStore(EventStore):
         where: str,
         secret: str | None,
         known_type: Callable[[str], bool] | None,
+        max_in_flight: int,
     ) -> None:
         super().__init__(known_type)
         self._pool = pool
@@ -175,6 +203,7 @@ class PostgresEventStore(EventStore):
         self._listener: asyncio.Task | None = None
         self._notifier: asyncio.Task | None = None
         self._unannounced = asyncio.Event()
+        self._group = GroupCommit(self._run_batch, max_in_flight=max_in_flight)
 
     @classmethod
     async def open(
@@ -205,16 +234,15 @@ class PostgresEventStore(EventStore):
             params.get("host", "localhost"), params.get("port", 5432),
             params.get("dbname", "?"), params.get("user", "?"),
         )
-        secret = params.get("password")
-        options = " ".join(filter(None, [params.get("options"), f"-c search_path={schema}"]))
+        secret = str(params["password"]) if params.get("password") else None
+        options = " ".join(filter(None, [str(params.get("options") or ""), f"-c search_path={schema}"]))
         conninfo = make_conninfo(
             base, options=options, connect_timeout=max(1, round(connect_timeout)),
             application_name=params.get("application_name", "qipai-eventstore"),
         )
         try:
-            conn = await asyncio.wait_for(
-                psycopg.AsyncConnection.connect(conninfo, autocommit=True), connect_timeout + 1
-            )
+            async with asyncio.timeout(connect_timeout + 1):
+                conn = await psycopg.AsyncConnection.connect(conninfo, autocommit=True)
         except (psycopg.OperationalError, TimeoutError, OSError) as exc:
             raise StoreUnavailable(_scrub(f"cannot reach {where}: {exc}", secret)) from None
         try:
@@ -230,7 +258,7 @@ class PostgresEventStore(EventStore):
         except PoolTimeout as exc:
             await pool.close()
             raise StoreUnavailable(_scrub(f"cannot reach {where}: {exc}", secret)) from None
-        return cls(pool, conninfo, schema, where, secret, known_type)
+        return cls(pool, conninfo, schema, where, secret, known_type, max(1, max_size // 2))
 
     async def close(self) -> None:
         if self._pool.closed:
@@ -241,6 +269,7 @@ class PostgresEventStore(EventStore):
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
         self._listener = self._notifier = None
+        await self._group.drain()
         await self._pool.close()
 
     def _appended(self) -> None:
@@ -264,6 +293,9 @@ class PostgresEventStore(EventStore):
                         await self._unannounced.wait()
                         self._unannounced.clear()
                         await conn.execute("SELECT pg_notify(%s, '')", (self.channel,))
+                        # Each NOTIFY commit takes a database-wide lock: a few per second per
+                        # process wake remote subscribers just as well as one per append.
+                        await asyncio.sleep(NOTIFY_INTERVAL)
             except psycopg.OperationalError:
                 await asyncio.sleep(1.0)
 
@@ -283,33 +315,66 @@ class PostgresEventStore(EventStore):
             yield PgTransaction(conn)
 
     async def _append(
-        self, stream_id: str, expected: int, rows: list[tuple[str, int, str, str]], command_id: str | None
+        self,
+        stream_id: str,
+        expected: int,
+        rows: list[tuple[str, int, str, str]],
+        command_id: str | None,
+        fence: int | None,
     ) -> int:
-        params = {
-            "stream": stream_id, "expected": expected, "command": command_id,
-            "types": [r[0] for r in rows], "schemas": [r[1] for r in rows],
-            "datas": [r[2] for r in rows], "metas": [r[3] for r in rows],
-        }
-        # A retry only happens when the stream moved between the check and the conflict lookup.
-        for _ in range(3):
-            async with self._connection() as conn:
-                try:
-                    cur = await conn.execute(_APPEND, params)
-                    prior, new_version = await cur.fetchone()
-                except psycopg.errors.UniqueViolation:
-                    prior, new_version = None, None
+        return await self._group.submit(stream_id, expected, rows, command_id, fence)
+
+    async def _fence(self, stream_id: str, token: int) -> None:
+        async with self._connection() as conn:
+            cur = await conn.execute(
+                "INSERT INTO stream_fences AS f (stream_id, token) VALUES (%s, %s::bigint)"
+                " ON CONFLICT (stream_id) DO UPDATE SET token = EXCLUDED.token, updated_at = now()"
+                " WHERE f.token <= EXCLUDED.token"
+                " RETURNING token",
+                (stream_id, token),
+            )
+            if await cur.fetchone() is None:
+                cur = await conn.execute(
+                    "SELECT token FROM stream_fences WHERE stream_id = %s", (stream_id,)
+                )
+                raise Fenced(stream_id, token, (await _one(cur))[0])
+
+    async def _run_batch(self, batch: list[PendingAppend]) -> None:
+        async with self._connection() as conn:
+            try:
+                results = await _insert_batch(conn, batch)
+            except _RACED:
+                results = []
+                for pending in batch:
+                    try:
+                        results += await _insert_batch(conn, [pending])
+                    except _RACED:
+                        results.append((None, False, None, None))
+            wrote = False
+            for pending, (prior, written, actual, newest) in zip(batch, results, strict=True):
                 if prior is not None:
-                    return prior
-                if new_version is not None:
-                    self._appended()
-                    return new_version
-                cur = await conn.execute(_AFTER_CONFLICT, (stream_id, command_id, stream_id))
-                prior, actual = await cur.fetchone()
-            if prior is not None:
-                return prior
-            if actual != expected:
-                raise WrongExpectedVersion(stream_id, expected, actual)
-        raise WrongExpectedVersion(stream_id, expected, actual)
+                    pending.resolve(prior)
+                elif newest is not None:
+                    pending.fail(Fenced(pending.stream_id, pending.fence or 0, newest))
+                elif written:
+                    wrote = True
+                    pending.resolve(pending.expected + len(pending.rows))
+                elif actual is not None:
+                    pending.fail(WrongExpectedVersion(pending.stream_id, pending.expected, actual))
+                else:
+                    # Lost a race with another transaction, now committed: look again.
+                    cur = await conn.execute(
+                        _AFTER_CONFLICT, (pending.stream_id, pending.command_id, pending.stream_id)
+                    )
+                    prior, actual = await _one(cur)
+                    if prior is not None:
+                        pending.resolve(prior)
+                    elif actual != pending.expected or pending.attempts >= 3 or pending.fence is not None:
+                        pending.fail(WrongExpectedVersion(pending.stream_id, pending.expected, actual))
+                    else:
+                        self._group.retry(pending)
+        if wrote:
+            self._appended()
 
     async def _read_stream(self, stream_id: str, first: int, last: int | None) -> list[RecordedEvent]:
         async with self._connection() as conn:
@@ -325,7 +390,7 @@ class PostgresEventStore(EventStore):
             cur = await conn.execute(
                 "SELECT coalesce(max(version), 0) FROM events WHERE stream_id = %s", (stream_id,)
             )
-            return (await cur.fetchone())[0]
+            return (await _one(cur))[0]
 
     async def _list_streams(self, prefix: str) -> list[str]:
         async with self._connection() as conn:
@@ -354,26 +419,30 @@ class PostgresEventStore(EventStore):
             row = await cur.fetchone()
         return START if row is None else GlobalPosition(int(row[0]), row[1])
 
-    async def _consume(self, name: str, batch_size: int, handler: Handler) -> int:
+    async def _consume(
+        self, name: str, after: GlobalPosition | None, batch_size: int, handler: Handler
+    ) -> tuple[int, GlobalPosition]:
         async with self._connection() as conn:
-            # Outside the batch's transaction, so that transaction has no tx id of its own while
-            # it reads. Checkpoint rows are not events: skipping an existing one is the point.
-            await conn.execute(
-                "INSERT INTO subscription_checkpoints (name) VALUES (%s) ON CONFLICT (name) DO NOTHING",
-                (name,),
-            )
-            async with conn.transaction():
+            if after is None:
+                # Checkpoint rows are not events: leaving an existing one alone is the point.
+                await conn.execute(
+                    "INSERT INTO subscription_checkpoints (name) VALUES (%s)"
+                    " ON CONFLICT (name) DO NOTHING",
+                    (name,),
+                )
                 cur = await conn.execute(
                     "SELECT tx_id::text, position FROM subscription_checkpoints WHERE name = %s", (name,)
                 )
-                tx_id, position = await cur.fetchone()
+                tx_id, position = await _one(cur)
                 after = GlobalPosition(int(tx_id), position)
-                events = await _select_all(conn, after, batch_size)
-                if not events:
-                    return 0
+            # Read outside the batch's transaction: the compare-and-set below proves the
+            # checkpoint did not move meanwhile, and an idle poll costs one round trip.
+            events = await _select_all(conn, after, batch_size)
+            if not events:
+                return 0, after
+            last = events[-1].position
+            async with conn.transaction():
                 await handler(PgTransaction(conn), events)
-                last = events[-1].position
-                # Compare-and-set: a second consumer of the same name loses here and rolls back.
                 cur = await conn.execute(
                     "UPDATE subscription_checkpoints"
                     " SET tx_id = %s::text::xid8, position = %s, updated_at = now()"
@@ -384,7 +453,7 @@ class PostgresEventStore(EventStore):
                     raise CheckpointMoved(
                         f"subscription {name!r} was advanced by another consumer; batch rolled back"
                     )
-            return len(events)
+            return len(events), last
 
     async def _wait_for_appends(self, seen: int, timeout: float) -> None:
         if self._listener is None or self._listener.done():
@@ -406,6 +475,29 @@ class PostgresEventStore(EventStore):
                 await asyncio.sleep(1.0)
 
 
+def _request_json(index: int, pending: PendingAppend) -> str:
+    events = ",".join(
+        f'{{"type":{json.dumps(t)},"schema_version":{s},"data":{d},"metadata":{m}}}'
+        for t, s, d, m in pending.rows
+    )
+    return (
+        f'{{"i":{index},"stream":{json.dumps(pending.stream_id)},"expected":{pending.expected},'
+        f'"command":{json.dumps(pending.command_id)},"fence":{json.dumps(pending.fence)},'
+        f'"events":[{events}]}}'
+    )
+
+
+async def _insert_batch(
+    conn: psycopg.AsyncConnection, batch: list[PendingAppend]
+) -> list[tuple[int | None, bool, int | None, int | None]]:
+    """`(prior version, written, actual version if the expected one was wrong, newest fencing
+    token if the append's was older)` per append."""
+    # The events' data and metadata are already checked JSON text: splice, don't re-encode.
+    requests = ",".join(_request_json(i, pending) for i, pending in enumerate(batch))
+    cur = await conn.execute(_APPEND_BATCH, ("[" + requests + "]",))
+    return [tuple(row[1:]) for row in await cur.fetchall()]  # type: ignore[misc]
+
+
 async def _select_all(conn: psycopg.AsyncConnection, after: GlobalPosition, limit: int) -> list[RecordedEvent]:
     cur = await conn.execute(_READ_ALL, (str(after.tx_id), after.position, limit))
     return [_recorded(row) for row in await cur.fetchall()]
@@ -425,7 +517,7 @@ async def _migrate(conn: psycopg.AsyncConnection, schema: str) -> None:
             " applied_at timestamptz NOT NULL DEFAULT now())"
         )
         cur = await conn.execute("SELECT version, checksum FROM schema_migrations")
-        applied = dict(await cur.fetchall())
+        applied: dict[int, str] = {version: checksum for version, checksum in await cur.fetchall()}
         for migration in wanted:
             if migration.version in applied:
                 migrations.verify(migration, applied[migration.version])
@@ -435,6 +527,14 @@ async def _migrate(conn: psycopg.AsyncConnection, schema: str) -> None:
                 "INSERT INTO schema_migrations (version, name, checksum) VALUES (%s, %s, %s)",
                 (migration.version, migration.name, migration.checksum),
             )
+
+
+async def _one(cur: psycopg.AsyncCursor) -> tuple:
+    """The single row an aggregate or a checkpoint lookup always returns."""
+    row = await cur.fetchone()
+    if row is None:
+        raise RuntimeError("the query returned no row")  # a bug, not bad input
+    return row
 
 
 def _scrub(message: str, secret: str | None) -> str:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from . import migrations
-from .errors import CheckpointMoved, StoreUnavailable, WrongExpectedVersion
+from .errors import CheckpointMoved, EventStoreError, Fenced, StoreUnavailable, WrongExpectedVersion
 from .records import START, GlobalPosition, RecordedEvent, Snapshot
 from .store import EventStore, Handler
 
@@ -64,7 +64,12 @@ class SqliteEventStore(EventStore):
 
     backend = "sqlite"
 
-    def __init__(self, conn: sqlite3.Connection, executor: ThreadPoolExecutor, known_type) -> None:
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        executor: ThreadPoolExecutor,
+        known_type: Callable[[str], bool] | None,
+    ) -> None:
         super().__init__(known_type)
         self._conn = conn
         self._executor = executor
@@ -141,9 +146,14 @@ class SqliteEventStore(EventStore):
                 raise
 
     async def _append(
-        self, stream_id: str, expected: int, rows: list[tuple[str, int, str, str]], command_id: str | None
+        self,
+        stream_id: str,
+        expected: int,
+        rows: list[tuple[str, int, str, str]],
+        command_id: str | None,
+        fence: int | None,
     ) -> int:
-        def append(conn: sqlite3.Connection) -> tuple[int | None, int]:
+        def append(conn: sqlite3.Connection) -> int | EventStoreError:
             with _transaction(conn):
                 if command_id is not None:
                     prior = conn.execute(
@@ -151,12 +161,16 @@ class SqliteEventStore(EventStore):
                         (stream_id, command_id),
                     ).fetchone()
                     if prior is not None:
-                        return prior[0], prior[0]
+                        return prior[0]
+                if fence is not None:
+                    newest = _fence_of(conn, stream_id)
+                    if newest is not None and newest > fence:
+                        return Fenced(stream_id, fence, newest)
                 actual = conn.execute(
                     "SELECT coalesce(max(version), 0) FROM events WHERE stream_id = ?", (stream_id,)
                 ).fetchone()[0]
                 if actual != expected:
-                    return None, actual
+                    return WrongExpectedVersion(stream_id, expected, actual)
                 now = _now()
                 conn.executemany(
                     "INSERT INTO events (stream_id, version, type, schema_version, data, metadata,"
@@ -170,13 +184,31 @@ class SqliteEventStore(EventStore):
                         " VALUES (?, ?, ?, ?)",
                         (stream_id, command_id, new_version, now),
                     )
-                return new_version, new_version
+                return new_version
 
-        result, actual = await self._call(append)
-        if result is None:
-            raise WrongExpectedVersion(stream_id, expected, actual)
+        result = await self._call(append)
+        if isinstance(result, EventStoreError):
+            raise result
         self.wakeup.bump()
         return result
+
+    async def _fence(self, stream_id: str, token: int) -> None:
+        def fence(conn: sqlite3.Connection) -> int | None:
+            with _transaction(conn):
+                newest = _fence_of(conn, stream_id)
+                if newest is not None and newest > token:
+                    return newest
+                conn.execute(
+                    "INSERT INTO stream_fences (stream_id, token, updated_at) VALUES (?, ?, ?)"
+                    " ON CONFLICT (stream_id) DO UPDATE SET token = excluded.token,"
+                    " updated_at = excluded.updated_at",
+                    (stream_id, token, _now()),
+                )
+                return None
+
+        newest = await self._call(fence)
+        if newest is not None:
+            raise Fenced(stream_id, token, newest)
 
     async def _read_stream(self, stream_id: str, first: int, last: int | None) -> list[RecordedEvent]:
         rows = await self._call(
@@ -243,25 +275,25 @@ class SqliteEventStore(EventStore):
         )
         return START if row is None else GlobalPosition(0, row[0])
 
-    async def _consume(self, name: str, batch_size: int, handler: Handler) -> int:
-        def begin(conn: sqlite3.Connection) -> tuple[int, list[tuple]]:
-            conn.execute("BEGIN IMMEDIATE")
+    async def _consume(
+        self, name: str, after: GlobalPosition | None, batch_size: int, handler: Handler
+    ) -> tuple[int, GlobalPosition]:
+        def checkpoint(conn: sqlite3.Connection) -> GlobalPosition:
+            conn.execute(
+                "INSERT INTO subscription_checkpoints (name, position, updated_at) VALUES (?, 0, ?)"
+                " ON CONFLICT (name) DO NOTHING",
+                (name, _now()),
+            )
             row = conn.execute(
                 "SELECT position FROM subscription_checkpoints WHERE name = ?", (name,)
             ).fetchone()
-            if row is None:
-                conn.execute(
-                    "INSERT INTO subscription_checkpoints (name, position, updated_at) VALUES (?, 0, ?)",
-                    (name, _now()),
-                )
-            after = 0 if row is None else row[0]
-            return after, _select_all(conn, GlobalPosition(0, after), batch_size)
+            return GlobalPosition(0, row[0])
 
-        def commit(conn: sqlite3.Connection, after: int, last: int) -> None:
+        def commit(conn: sqlite3.Connection, last: int) -> None:
             cur = conn.execute(
                 "UPDATE subscription_checkpoints SET position = ?, updated_at = ?"
                 " WHERE name = ? AND position = ?",
-                (last, _now(), name, after),
+                (last, _now(), name, start.position),
             )
             if cur.rowcount != 1:
                 raise CheckpointMoved(
@@ -270,21 +302,27 @@ class SqliteEventStore(EventStore):
             conn.execute("COMMIT")
 
         async with self._lock:
+            start = after if after is not None else await self._run(checkpoint)
+            rows = await self._run(lambda conn: _select_all(conn, start, batch_size))
+            if not rows:
+                return 0, start
+            events = [_recorded(row) for row in rows]
+            last = events[-1].position
             try:
-                after, rows = await self._run(begin)
-                events = [_recorded(row) for row in rows]
-                if events:
-                    await handler(SqliteTransaction(self), events)
-                    last = events[-1].position.position
-                    await self._run(lambda conn: commit(conn, after, last))
-                else:
-                    await self._run(lambda conn: conn.execute("COMMIT"))
+                await self._run(lambda conn: conn.execute("BEGIN IMMEDIATE"))
+                await handler(SqliteTransaction(self), events)
+                await self._run(lambda conn: commit(conn, last.position))
             except BaseException:
                 # Shielded and queued behind whatever the thread is running, so the rollback
                 # happens even if this task is cancelled again while waiting for it.
                 await asyncio.shield(self._run(_rollback))
                 raise
-        return len(events)
+        return len(events), last
+
+
+def _fence_of(conn: sqlite3.Connection, stream_id: str) -> int | None:
+    row = conn.execute("SELECT token FROM stream_fences WHERE stream_id = ?", (stream_id,)).fetchone()
+    return None if row is None else row[0]
 
 
 def _rollback(conn: sqlite3.Connection) -> None:

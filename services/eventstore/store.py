@@ -6,12 +6,15 @@ import abc
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.core.messages import is_registered
 
 from . import validation
 from .records import START, GlobalPosition, NewEvent, RecordedEvent, Snapshot
+
+if TYPE_CHECKING:
+    from .subscription import Subscription
 
 
 class Transaction(Protocol):
@@ -61,8 +64,11 @@ class Wakeup:
     async def wait(self, seen: int, timeout: float) -> None:
         if self.generation != seen:
             return
+        # Not asyncio.wait_for: on Python 3.11 it can swallow a cancellation that arrives as
+        # the event fires, leaving a cancelled subscription running forever.
         try:
-            await asyncio.wait_for(self._changed.wait(), timeout)
+            async with asyncio.timeout(timeout):
+                await self._changed.wait()
         except TimeoutError:
             pass
 
@@ -89,12 +95,16 @@ class EventStore(abc.ABC):
         expected_version: int,
         events: Sequence[NewEvent],
         command_id: str | None = None,
+        fence: int | None = None,
     ) -> int:
         """Append `events` after `expected_version` (0 = new stream) and return the new version.
 
         Raises `WrongExpectedVersion` if the stream is elsewhere. If `command_id` was already
         appended to this stream, returns that append's resulting version and writes nothing,
-        whatever `expected_version` says now.
+        whatever `expected_version` says now. An append whose caller is cancelled (or loses the
+        connection) may or may not have committed: retry it with the same `command_id` to know.
+        With `fence` (a lease's fencing token), raises `Fenced` if the stream has seen a newer
+        token; appends without one are not checked.
         """
         rows = validation.new_events(events, self._known_type)
         return await self._append(
@@ -102,7 +112,14 @@ class EventStore(abc.ABC):
             validation.version(expected_version, "expected version"),
             rows,
             validation.optional_text(command_id, "command id", validation.MAX_COMMAND_ID_LENGTH),
+            None if fence is None else validation.version(fence, "fencing token"),
         )
+
+    async def fence(self, stream_id: str, token: int) -> None:
+        """Record `token` as the stream's newest fencing token (a writer that just took the
+        stream's lease). From when this returns, appends under an older token fail with
+        `Fenced`; raises `Fenced` itself if the stream has already seen a newer token."""
+        await self._fence(validation.stream_id(stream_id), validation.version(token, "fencing token"))
 
     async def read_stream(
         self, stream_id: str, from_version: int = 1, to_version: int | None = None
@@ -144,8 +161,10 @@ class EventStore(abc.ABC):
         """The stream's latest snapshot, or None."""
         return await self._load_snapshot(validation.stream_id(stream_id))
 
-    def subscribe(self, name: str, handler: Handler, **options: Any):  # -> Subscription
-        """A `Subscription` named `name` (its checkpoint's key); start it with `await sub.run()`."""
+    def subscribe(self, name: str, handler: Handler, **options: Any) -> Subscription:
+        """A `Subscription` named `name` (its checkpoint's key): `await sub.run()` follows the
+        log forever, `await sub.catch_up()` handles what is there. Options: `batch_size`,
+        `poll_interval`."""
         from .subscription import Subscription
 
         return Subscription(self, name, handler, **options)
@@ -168,7 +187,7 @@ class EventStore(abc.ABC):
 
     async def checkpoint(self, name: str) -> GlobalPosition:
         """Where the subscription `name` has got to (START if it never ran)."""
-        return await self._checkpoint(validation.optional_text(name, "subscription name", 200) or "")
+        return await self._checkpoint(validation.name(name, "subscription name", 200))
 
     @abc.abstractmethod
     def transaction(self) -> contextlib.AbstractAsyncContextManager[Transaction]:
@@ -180,8 +199,16 @@ class EventStore(abc.ABC):
 
     @abc.abstractmethod
     async def _append(
-        self, stream_id: str, expected: int, rows: list[tuple[str, int, str, str]], command_id: str | None
+        self,
+        stream_id: str,
+        expected: int,
+        rows: list[tuple[str, int, str, str]],
+        command_id: str | None,
+        fence: int | None,
     ) -> int: ...
+
+    @abc.abstractmethod
+    async def _fence(self, stream_id: str, token: int) -> None: ...
 
     @abc.abstractmethod
     async def _read_stream(self, stream_id: str, first: int, last: int | None) -> list[RecordedEvent]: ...
@@ -205,9 +232,13 @@ class EventStore(abc.ABC):
     async def _checkpoint(self, name: str) -> GlobalPosition: ...
 
     @abc.abstractmethod
-    async def _consume(self, name: str, batch_size: int, handler: Handler) -> int:
-        """Read the next batch after `name`'s checkpoint and, in one transaction, run `handler`
-        and advance the checkpoint. Returns how many events were handled (0: caught up)."""
+    async def _consume(
+        self, name: str, after: GlobalPosition | None, batch_size: int, handler: Handler
+    ) -> tuple[int, GlobalPosition]:
+        """Read the next batch after `after` (None: after `name`'s stored checkpoint) and, in
+        one transaction, run `handler` and move the checkpoint from `after` to the batch's
+        end, failing with `CheckpointMoved` if it was not at `after`. Returns how many events
+        were handled (0: caught up) and the checkpoint now."""
 
     async def _wait_for_appends(self, seen: int, timeout: float) -> None:
         """Sleep until an append may have committed since `seen`, or `timeout` passes."""

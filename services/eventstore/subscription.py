@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import validation
+from .errors import CheckpointMoved
 from .records import GlobalPosition
 
 if TYPE_CHECKING:
@@ -18,7 +19,9 @@ class Subscription:
     transaction, so a crash or a cancelled task at any point leaves the effect applied exactly
     once: either the whole batch and its checkpoint committed, or neither did. A handler that
     raises stops `run()` with that exception and its batch is rolled back (it is retried on the
-    next start). Two consumers with the same name never both commit a batch (`CheckpointMoved`).
+    next start). Two consumers with the same name never both commit a batch: the loser's batch
+    is rolled back (`catch_up()` raises `CheckpointMoved`; `run()` carries on from the winner's
+    checkpoint).
     """
 
     def __init__(
@@ -31,18 +34,28 @@ class Subscription:
         poll_interval: float = 1.0,
     ) -> None:
         self.store = store
-        self.name = validation.optional_text(name, "subscription name", 200)
+        self.name = validation.name(name, "subscription name", 200)
         self.handler = handler
         self.batch_size = validation.limit(batch_size)
         # Wake-ups can be missed (another process wrote, or a notification was dropped);
         # polling bounds how late such events are seen.
         self.poll_interval = poll_interval
+        # The checkpoint as this consumer last committed or read it; None: load it.
+        self._at: GlobalPosition | None = None
 
     async def catch_up(self) -> int:
         """Handle every event committed so far; returns how many were handled."""
         total = 0
         while True:
-            handled = await self.store._consume(self.name, self.batch_size, self.handler)
+            try:
+                handled, self._at = await self.store._consume(
+                    self.name, self._at, self.batch_size, self.handler
+                )
+            except BaseException:
+                # The batch may or may not have committed (a cancelled COMMIT): reload the
+                # stored checkpoint next time rather than trust this one.
+                self._at = None
+                raise
             total += handled
             if handled < self.batch_size:
                 return total
@@ -51,7 +64,12 @@ class Subscription:
         """Catch up, then keep handling new events until cancelled."""
         while True:
             seen = self.store.wakeup.generation
-            await self.catch_up()
+            try:
+                await self.catch_up()
+            except CheckpointMoved:
+                # Another consumer of this name got there first; its batch stands, ours was
+                # rolled back. Carry on from where it got to.
+                continue
             await self.store._wait_for_appends(seen, self.poll_interval)
 
     async def position(self) -> GlobalPosition:

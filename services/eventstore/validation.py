@@ -64,6 +64,13 @@ def optional_text(value: Any, name: str, limit: int) -> str | None:
     return value
 
 
+def name(value: Any, what: str, limit: int) -> str:
+    text = optional_text(value, what, limit)
+    if text is None:
+        raise InvalidInput(f"{what} must be non-empty text, got None")
+    return text
+
+
 def type_name(value: Any) -> str:
     if not isinstance(value, str) or not value or len(value) > MAX_TYPE_LENGTH:
         raise InvalidInput(f"type must be non-empty text of at most {MAX_TYPE_LENGTH} characters, got {value!r}")

@@ -17,8 +17,6 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from tests.integration.conftest import pg_schema, redis_prefix  # noqa: F401  (shared fixtures)
-
 QIPAI = Path(sys.executable).with_name("qipai")
 
 
@@ -100,9 +98,7 @@ def start_server(tmp_path: Path) -> Iterator[StartServer]:
 
 
 @pytest.fixture
-def production_env(  # noqa: F811  (pg_schema, redis_prefix: the shared fixtures imported above)
-    postgres_url: str, redis_url: str, pg_schema: str, redis_prefix: str
-) -> dict[str, str]:
+def production_env(postgres_url: str, redis_url: str, pg_schema: str, redis_prefix: str) -> dict[str, str]:
     """QIPAI_ variables pointing a server at real Postgres (own schema) and Redis (own keys)."""
     sep = "&" if "?" in postgres_url else "?"
     return {"QIPAI_DATABASE_URL": f"{postgres_url}{sep}schema={pg_schema}",

@@ -42,10 +42,18 @@ async def backends(request: pytest.FixtureRequest, tmp_path: Any) -> AsyncIterat
         live_opts = {"namespace": request.getfixturevalue("redis_prefix").rstrip(":"), "clock": clock}
     opened: list[Any] = []
 
-    async def open_service(fresh_live: bool = False) -> TableService:
+    shared: list[Any] = []
+
+    async def open_service() -> TableService:
+        """Another node on the same backends (in memory, nodes share the one live state)."""
         store = await open_event_store(store_url)
-        live = open_live_state(live_url, **live_opts)
-        opened.extend([store, live])
+        if live_url == "memory://" and shared:
+            live = shared[0]
+        else:
+            live = open_live_state(live_url, **live_opts)
+            shared.append(live)
+            opened.append(live)
+        opened.append(store)
         return TableService(store, live, clock_ms=clock)
 
     yield {"open": open_service, "clock": clock, "kind": request.param}

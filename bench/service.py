@@ -1,0 +1,233 @@
+"""The game service under load, over gRPC, against Postgres and Redis.
+
+1. Full speed: T tables (default 200) of greedy bots acting as fast as they can; actions/s and
+   the Act round trip's p50/p99.
+2. The ceiling: a bare grpc.aio unary echo service on this machine, driven the same way, in the
+   same run; `ratio_vs_echo` = actions/s ÷ echo calls/s.
+3. Paced: N tables (default 2,000), each seat acting at most once per second; Act p99 and the
+   server process's CPU.
+The server runs as its own process (`qipai serve --service game`); the bots share this one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import grpc
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench._report import table, write  # noqa: E402
+from clients.client import Player, channel, play_seat, seat_players  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+ECHO = "/bench.Echo/Call"
+FAST = {"koudian": {}, "daqi": {"deal_interval_ms": 0, "bid_window_ms": 0}}
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _pct(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+async def _wait_serving(address: str, timeout: float = 30) -> None:
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    async with grpc.aio.insecure_channel(address) as chan:
+        stub = health_pb2_grpc.HealthStub(chan)
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                if (await stub.Check(health_pb2.HealthCheckRequest(), timeout=1)).status == 1:
+                    return
+            except grpc.aio.AioRpcError:
+                pass
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{address} did not start")
+            await asyncio.sleep(0.2)
+
+
+# --- the echo ceiling ------------------------------------------------------------------------
+
+ECHO_SERVER = """
+import asyncio, grpc, sys
+async def main():
+    server = grpc.aio.server()
+    async def call(request, context):
+        return request
+    handler = grpc.method_handlers_generic_handler("bench.Echo", {
+        "Call": grpc.unary_unary_rpc_method_handler(call)})
+    server.add_generic_rpc_handlers((handler,))
+    server.add_insecure_port(sys.argv[1])
+    await server.start()
+    await server.wait_for_termination()
+asyncio.run(main())
+"""
+
+
+async def echo_run(concurrency: int, seconds: float) -> dict[str, float]:
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-c", ECHO_SERVER, f"127.0.0.1:{port}"])
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as chan:
+            call = chan.unary_unary(ECHO)
+            for _ in range(50):
+                try:
+                    await call(b"x" * 64, timeout=1)
+                    break
+                except grpc.aio.AioRpcError:
+                    await asyncio.sleep(0.1)
+            latencies: list[float] = []
+            stop = time.monotonic() + seconds
+
+            async def worker() -> None:
+                payload = b"x" * 64
+                while time.monotonic() < stop:
+                    t = time.monotonic()
+                    await call(payload)
+                    latencies.append(time.monotonic() - t)
+
+            started = time.monotonic()
+            await asyncio.gather(*(worker() for _ in range(concurrency)))
+            elapsed = time.monotonic() - started
+        return {"rps": len(latencies) / elapsed, "p50_ms": _pct(latencies, 0.5), "p99_ms": _pct(latencies, 0.99)}
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+# --- the game service ------------------------------------------------------------------------
+
+
+async def tables_run(address: str, pid: int, tables: int, seconds: float, pace_s: float,
+                     label: str) -> dict[str, float]:
+    """Bots at `tables` tables (koudian and daqi alternating) for `seconds`; Act latencies."""
+    latencies: list[float] = []
+    errors: list[str] = []
+    async with channel(address) as chan:
+        print(f"{label}: seating {tables} tables ...", file=sys.stderr, flush=True)
+        games = []
+        for n in range(tables):
+            ruleset = ("koudian", "daqi")[n % 2]
+            seats = 4 if ruleset == "koudian" else 5
+            players = await asyncio.gather(*(Player.guest(chan, f"b{n}-{i}") for i in range(seats)))
+            table_id = (await players[0].create_table(ruleset, FAST[ruleset])).table_id
+            await seat_players(list(players), table_id)
+            games.append((table_id, players))
+            if n % 100 == 99:
+                print(f"  {n + 1}/{tables} tables seated", file=sys.stderr, flush=True)
+        stop = asyncio.Event()
+
+        def ack(_: str, __: object, seconds_taken: float) -> None:
+            latencies.append(seconds_taken)
+
+        async def seat(table_id: str, p: Player, i: int) -> None:
+            try:
+                await play_seat(p, table_id, "greedy", seed=i, hands=10**6, on_ack=ack,
+                                pace_s=pace_s, stop=stop)
+            except Exception as exc:  # counted and reported, never hidden
+                errors.append(repr(exc))
+
+        print(f"{label}: playing for {seconds:.0f} s ...", file=sys.stderr, flush=True)
+        cpu0, t0 = _cpu_seconds(pid), time.monotonic()
+        tasks = [asyncio.create_task(seat(t, p, i)) for t, players in games for i, p in enumerate(players)]
+        await asyncio.sleep(seconds)
+        n_actions, elapsed = len(latencies), time.monotonic() - t0
+        cpu = (_cpu_seconds(pid) - cpu0) / elapsed
+        stop.set()
+        await asyncio.wait(tasks, timeout=10)
+        for t in tasks:
+            t.cancel()
+    window = latencies[:n_actions]
+    return {"actions_per_s": n_actions / elapsed, "p50_ms": _pct(window, 0.5),
+            "p99_ms": _pct(window, 0.99), "server_cpu": cpu, "errors": len(errors),
+            "mean_ms": statistics.fmean(window) * 1000 if window else 0.0}
+
+
+async def main_async(args: argparse.Namespace) -> int:
+    import psycopg
+
+    db = os.environ.get("QIPAI_BENCH_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
+    redis = os.environ.get("QIPAI_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
+    schema = f"bench_{uuid.uuid4().hex[:8]}"
+    port = _free_port()
+    env = {**os.environ, "QIPAI_GRPC_ADDR": f"127.0.0.1:{port}",
+           "QIPAI_DATABASE_URL": f"{db}{'&' if '?' in db else '?'}schema={schema}",
+           "QIPAI_REDIS_URL": redis, "QIPAI_LIVE_NAMESPACE": schema, "QIPAI_LOG_LEVEL": "warning"}
+    server = subprocess.Popen([sys.executable, "-m", "services.cli", "serve", "--service", "game"],
+                              env=env, cwd=ROOT)
+    try:
+        await _wait_serving(f"127.0.0.1:{port}")
+        address = f"127.0.0.1:{port}"
+        fast = await tables_run(address, server.pid, args.tables, args.seconds, 0.0, "full speed")
+        echo = await echo_run(args.tables, args.seconds)
+        paced = await tables_run(address, server.pid, args.paced_tables, args.seconds, 1.0, "paced")
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.wait(30)
+        with psycopg.connect(db, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        import redis as redis_lib
+
+        client = redis_lib.Redis.from_url(redis)
+        keys = list(client.scan_iter(match=f"{schema}*", count=1000))
+        if keys:
+            client.delete(*keys)
+        client.close()
+
+    figures = {
+        "tables": args.tables, "actions_per_s": round(fast["actions_per_s"], 1),
+        "p50_ms": round(fast["p50_ms"], 2), "p99_ms": round(fast["p99_ms"], 2),
+        "server_cpu_full_speed": round(fast["server_cpu"], 2), "errors": fast["errors"] + paced["errors"],
+        "echo_rps": round(echo["rps"], 1), "ratio_vs_echo": round(fast["actions_per_s"] / echo["rps"], 3),
+        "paced_tables": args.paced_tables, "paced_actions_per_s": round(paced["actions_per_s"], 1),
+        "paced_p99_ms": round(paced["p99_ms"], 2), "paced_server_cpu": round(paced["server_cpu"], 2),
+    }
+    print(table(["run", "tables", "calls/s", "p50 ms", "p99 ms", "server CPU (cores)"], [
+        ["game, full speed", args.tables, fast["actions_per_s"], fast["p50_ms"], fast["p99_ms"], fast["server_cpu"]],
+        ["echo ceiling", args.tables, echo["rps"], echo["p50_ms"], echo["p99_ms"], "-"],
+        ["game, paced 1/s", args.paced_tables, paced["actions_per_s"], paced["p50_ms"], paced["p99_ms"], paced["server_cpu"]],
+    ]))
+    print(f"ratio_vs_echo {figures['ratio_vs_echo']}; errors {figures['errors']}")
+    print(f"wrote {write('service', figures)}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--tables", type=int, default=200)
+    p.add_argument("--paced-tables", type=int, default=2000)
+    p.add_argument("--seconds", type=float, default=20.0)
+    p.add_argument("--quick", action="store_true", help="20 and 100 tables for 5 s")
+    args = p.parse_args(argv)
+    if args.quick:
+        args.tables, args.paced_tables, args.seconds = 20, 100, 5.0
+    return asyncio.run(main_async(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

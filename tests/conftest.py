@@ -1,0 +1,192 @@
+"""Service discovery for integration and e2e tests: where Postgres and Redis are.
+
+Each service is looked for, in order, at:
+1. `QIPAI_TEST_DATABASE_URL` / `QIPAI_TEST_REDIS_URL` (explicit: if it does not answer, the test fails);
+2. a server on the default local port (Postgres 127.0.0.1:5432, database `test`, user `postgres`,
+   trust auth; Redis 127.0.0.1:6379 db 0);
+3. a throwaway testcontainers container, when a Docker engine answers;
+otherwise the test skips with the reason, and under `QIPAI_REQUIRE_SERVICES=1` it fails instead.
+
+Fixtures: `postgres_url` and `redis_url` (session). Per-test isolation is in
+tests/integration/conftest.py: `pg_schema` (a fresh Postgres schema) and `redis_prefix` (a fresh
+key prefix; Redis db numbers are not used because Redis Cluster has only db 0).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import uuid
+from collections.abc import Callable, Iterator
+from urllib.parse import urlsplit
+
+import pytest
+
+DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
+DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
+
+
+def services_required() -> bool:
+    return os.environ.get("QIPAI_REQUIRE_SERVICES", "") not in ("", "0", "false")
+
+
+def unavailable(reason: str) -> None:
+    """Skip (or, when services are required, fail) the requesting test."""
+    if services_required():
+        pytest.fail(f"QIPAI_REQUIRE_SERVICES=1 but {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+def _port_open(url: str) -> bool:
+    parts = urlsplit(url)
+    try:
+        with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 0), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+def _postgres_answers(url: str) -> str | None:
+    """None if a session can be opened at `url`, else why not."""
+    import psycopg
+
+    try:
+        with psycopg.connect(url, connect_timeout=3) as conn:
+            conn.execute("SELECT 1")
+        return None
+    except psycopg.Error as exc:
+        return str(exc).strip()
+
+
+def _redis_answers(url: str) -> str | None:
+    import redis
+
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2)
+        try:
+            client.ping()
+        finally:
+            client.close()
+        return None
+    except redis.RedisError as exc:
+        return str(exc)
+
+
+def _docker_answers() -> bool:
+    try:
+        import docker
+
+        docker.from_env(timeout=3).ping()
+        return True
+    except Exception:
+        return False
+
+
+class _Found:
+    def __init__(self) -> None:
+        self.url: str | None = None
+        self.reason = ""
+
+
+def _discover(
+    request: pytest.FixtureRequest,
+    env: str,
+    default: str,
+    answers: Callable[[str], str | None],
+    container: Callable[[], tuple[str, object]],
+) -> Iterator[_Found]:
+    found = _Found()
+    explicit = os.environ.get(env)
+    if explicit:
+        problem = answers(explicit)
+        if problem:
+            pytest.fail(f"{env} is set but does not answer: {problem}", pytrace=False)
+        found.url = explicit
+        yield found
+        return
+    if _port_open(default) and answers(default) is None:
+        found.url = default
+        yield found
+        return
+    if _docker_answers():
+        url, started = container()
+        found.url = url
+        try:
+            yield found
+        finally:
+            with contextlib.suppress(Exception):
+                started.stop()  # type: ignore[attr-defined]
+        return
+    found.reason = f"no {env}, nothing answering at {default}, and no Docker engine for testcontainers"
+    yield found
+
+
+def _postgres_container() -> tuple[str, object]:
+    from testcontainers.postgres import PostgresContainer
+
+    started = PostgresContainer("postgres:16-alpine", dbname="test", driver=None).start()
+    return started.get_connection_url(), started
+
+
+def _redis_container() -> tuple[str, object]:
+    from testcontainers.redis import RedisContainer
+
+    started = RedisContainer("redis:7-alpine").start()
+    host, port = started.get_container_host_ip(), started.get_exposed_port(6379)
+    return f"redis://{host}:{port}/0", started
+
+
+@pytest.fixture(scope="session")
+def _postgres(request: pytest.FixtureRequest) -> Iterator[_Found]:
+    yield from _discover(request, "QIPAI_TEST_DATABASE_URL", DEFAULT_POSTGRES, _postgres_answers, _postgres_container)
+
+
+@pytest.fixture(scope="session")
+def _redis(request: pytest.FixtureRequest) -> Iterator[_Found]:
+    yield from _discover(request, "QIPAI_TEST_REDIS_URL", DEFAULT_REDIS, _redis_answers, _redis_container)
+
+
+@pytest.fixture(scope="session")
+def postgres_url(_postgres: _Found) -> str:
+    """A Postgres URL (libpq form) for the whole session; tests isolate themselves by schema."""
+    if _postgres.url is None:
+        unavailable(f"Postgres not found: {_postgres.reason}")
+    return _postgres.url
+
+
+@pytest.fixture(scope="session")
+def redis_url(_redis: _Found) -> str:
+    """A Redis URL for the whole session; tests isolate themselves by key prefix."""
+    if _redis.url is None:
+        unavailable(f"Redis not found: {_redis.reason}")
+    return _redis.url
+
+
+# Per-test isolation on the shared services.
+
+
+@pytest.fixture
+def pg_schema(postgres_url: str) -> Iterator[str]:
+    import psycopg
+    from psycopg import sql
+
+    name = f"t_{uuid.uuid4().hex[:16]}"
+    yield name
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(name)))
+
+
+@pytest.fixture
+def redis_prefix(redis_url: str) -> Iterator[str]:
+    import redis
+
+    prefix = f"test:{uuid.uuid4().hex[:12]}:"
+    yield prefix
+    client = redis.Redis.from_url(redis_url)
+    try:
+        keys = list(client.scan_iter(match=f"{prefix}*", count=500))
+        if keys:
+            client.delete(*keys)
+    finally:
+        client.close()

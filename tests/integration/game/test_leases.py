@@ -1,0 +1,83 @@
+"""One writer per table: leases in the live state, fenced in the event store."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from services.game import leases
+from services.game.leases import NotHolder
+from services.game.table import Sit
+from services.game.tables import TableService
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+def short_leases(monkeypatch):
+    monkeypatch.setattr(leases, "LEASE_TTL_MS", 300)
+
+
+async def two_nodes(backends) -> tuple[TableService, TableService]:
+    a, b = await backends["open"](), await backends["open"]()
+    a.leases.node_id, b.leases.node_id = "node-a", "node-b"
+    a.node_id, b.node_id = "node-a", "node-b"
+    await a.live.register_node("node-a", "a:1", 60_000)
+    await b.live.register_node("node-b", "b:1", 60_000)
+    return a, b
+
+
+async def test_a_table_has_one_writer_and_the_other_node_is_told_where_it_is(backends):
+    a, b = await two_nodes(backends)
+    table_id = (await a.create("daqi", {}, "ann")).table.table_id
+    with pytest.raises(NotHolder) as moved:
+        await b.execute(table_id, Sit("bob"), command_id="bob:1", actor="bob")
+    assert (moved.value.node_id, moved.value.address) == ("node-a", "a:1")
+
+
+async def test_a_node_whose_lease_was_taken_over_cannot_append_it_is_fenced(backends, short_leases):
+    a, b = await two_nodes(backends)
+    table_id = (await a.create("daqi", {}, "ann")).table.table_id
+    # Node a "pauses": it does not renew, and its lease runs out (Redis keeps real time; the
+    # memory twin the test's clock).
+    backends["clock"].advance(1000)
+    await asyncio.sleep(0.5)
+    await b.serve(table_id)  # node b takes the table over (and fences it) without writing
+    version = await b.store.stream_version(table_id)
+    with pytest.raises(NotHolder) as moved:
+        await a.execute(table_id, Sit("zed"), command_id="zed:1", actor="zed")
+    assert moved.value.node_id == "node-b"
+    assert await a.store.stream_version(table_id) == version  # nothing written by the stale node
+    out = await b.execute(table_id, Sit("zed"), command_id="zed:1", actor="zed")
+    assert not out.duplicate and out.version == version + 1
+
+
+async def test_after_the_live_state_is_lost_the_node_takes_its_tables_back(backends):
+    a, _ = await two_nodes(backends)
+    table_id = (await a.create("daqi", {}, "ann")).table.table_id
+    await a.live.flush_namespace()
+    assert await a.leases.renew_once() == [table_id]
+    await a._lease_lost(table_id)
+    assert table_id in a.leases.held
+    assert table_id in await a.live.live_tables()
+    await a.execute(table_id, Sit("bob"), command_id="bob:1", actor="bob")
+
+
+async def test_a_draining_node_hands_its_tables_over(backends):
+    a, b = await two_nodes(backends)
+    table_id = (await a.create("daqi", {}, "ann")).table.table_id
+    await a.drain()
+    assert await a.live.lease_holder(table_id) is None
+    with pytest.raises(NotHolder):
+        await a.execute(table_id, Sit("bob"), command_id="bob:1", actor="bob")
+    await b.execute(table_id, Sit("bob"), command_id="bob:1", actor="bob")
+
+
+async def test_an_orphaned_table_is_adopted_with_its_deadline(backends):
+    a, b = await two_nodes(backends)
+    table_id = (await a.create("daqi", {}, "ann")).table.table_id
+    lease = a.leases.held[table_id]
+    await a.live.release(lease)  # node a died: its lease is gone
+    assert await b.adopt_orphans() == 1
+    assert (await b.live.lease_holder(table_id)).node_id == "node-b"
