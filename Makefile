@@ -18,7 +18,7 @@ gen/.stamp: $(PROTOS) $(VENV)/.installed
 	@echo "==> generating protobuf code into gen/"
 	@rm -rf gen && mkdir -p gen
 	@PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(PY) -m grpc_tools.protoc -Iprotos --python_out=gen --grpc_python_out=gen \
-		--mypy_out=gen --mypy_grpc_out=gen $(PROTOS)
+		--mypy_out=gen --mypy_grpc_out=gen $(PROTOS) > gen/protoc.log 2>&1 || { cat gen/protoc.log; exit 1; }
 	@touch gen/qipai/__init__.py gen/qipai/v1/__init__.py
 	@echo "$(CURDIR)/gen" > "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/qipai_gen.pth"
 	@touch $@

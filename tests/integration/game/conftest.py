@@ -3,6 +3,7 @@ with a clock the test moves by hand so deadlines fire exactly when a test says."
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import AsyncIterator
 from typing import Any
@@ -43,6 +44,8 @@ async def backends(request: pytest.FixtureRequest, tmp_path: Any) -> AsyncIterat
     opened: list[Any] = []
 
     shared: list[Any] = []
+    stop = asyncio.Event()
+    renewing: list[asyncio.Task] = []
 
     async def open_service() -> TableService:
         """Another node on the same backends (in memory, nodes share the one live state)."""
@@ -54,11 +57,26 @@ async def backends(request: pytest.FixtureRequest, tmp_path: Any) -> AsyncIterat
             shared.append(live)
             opened.append(live)
         opened.append(store)
-        return TableService(store, live, clock_ms=clock)
+        service = TableService(store, live, clock_ms=clock)
+        # As on a real node, leases are renewed in the background while the test runs.
+        renewing.append(asyncio.create_task(service.leases.run(stop)))
+        return service
 
     yield {"open": open_service, "clock": clock, "kind": request.param}
+    stop.set()
+    await asyncio.gather(*renewing)
     for thing in reversed(opened):
         await thing.close()
+
+
+async def pass_time(service: TableService, clock: FakeClock, ms: int) -> None:
+    """Move the test's clock on by `ms`, renewing leases at least every second of it, as a
+    node's renewal loop would have while that time passed."""
+    while ms > 0:
+        step = min(ms, 1000)
+        clock.advance(step)
+        ms -= step
+        await service.leases.renew_once()
 
 
 @pytest.fixture
@@ -86,7 +104,7 @@ async def play_with_bots(service: TableService, table_id: str, players: list[str
         deadline = rs.deadline(table.game)
         owing = [s for s in deadline.defaults if s is not None]
         if not owing:
-            clock.advance(deadline.timeout_ms + 1)
+            await pass_time(service, clock, deadline.timeout_ms + 1)
             assert await service.fire_due() >= 1
             continue
         seat = owing[0]

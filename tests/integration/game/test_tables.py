@@ -11,7 +11,7 @@ from engine.core.errors import RuleViolation
 from services.game.table import Act, AutoPlaySet, SeatTimedOut, Sit
 from services.game.tables import TableNotFound, VersionConflict
 from services.game.verify import verify
-from tests.integration.game.conftest import play_with_bots, seat_everyone
+from tests.integration.game.conftest import pass_time, play_with_bots, seat_everyone
 
 pytestmark = pytest.mark.integration
 
@@ -75,13 +75,14 @@ async def test_two_actions_racing_for_one_turn_one_wins_the_other_is_told_why(se
     table_id = (await service.create("daqi", FAST_DAQI, "ann")).table.table_id
     await seat_everyone(service, table_id, DAQI)
     clock = backends["clock"]
-    while True:  # let the server play until somebody must lead a trick
+    for _ in range(1000):  # let the server play until somebody must lead a trick
         table = await service.get(table_id)
-        phase = table.rules.view(table.game, None).phase
-        if phase == "playing":
+        if table.rules.view(table.game, None).phase == "playing":
             break
-        clock.advance(service.delay_ms(table) + 1)
+        await pass_time(service, clock, service.delay_ms(table) + 1)
         await service.fire_due()
+    else:
+        raise AssertionError("play never began")
     rs = table.rules
     seat = next(s for s in range(5) if rs.legal_actions(table.game, s))
     first, second = rs.legal_actions(table.game, seat)[:2]
@@ -115,7 +116,7 @@ async def test_a_seat_that_stops_acting_is_played_by_the_server_after_its_deadli
         table = await service.get(table_id)
         if table.status is not Status.IN_HAND:
             break
-        clock.advance(service.delay_ms(table) + 1)
+        await pass_time(service, clock, service.delay_ms(table) + 1)
         assert await service.fire_due() == 1
     history = [rec.decode() for rec in await service.history(table_id)]
     assert table.status is Status.WAITING_FOR_HAND
@@ -132,7 +133,7 @@ async def test_a_deadline_survives_a_restart_of_the_service(service, backends):
     restarted = await backends["open"]()
     await restarted.live.flush_namespace()  # the live state is lost with the old node
     assert await restarted.rebuild_deadlines() == 1
-    clock.advance(501)
+    await pass_time(restarted, clock, 501)
     assert await restarted.fire_due() == 1
     assert (await restarted.get(table_id)).version > version
 
