@@ -4,8 +4,10 @@ the load benchmark and the end-to-end tests)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,10 +26,28 @@ from qipai.v1 import (
 )
 from services.game import wire
 
+# Calls go round-robin over every node given; a call that finds its node gone (UNAVAILABLE: killed,
+# draining; CANCELLED: cut off by a node shutting down) is retried on another. Safe because every
+# write carries an idempotency id.
+_SERVICE_CONFIG = json.dumps({
+    "loadBalancingConfig": [{"round_robin": {}}],
+    "methodConfig": [{
+        "name": [{"service": "qipai.v1.Game"}, {"service": "qipai.v1.Auth"}, {"service": "qipai.v1.Admin"}],
+        "retryPolicy": {"maxAttempts": 5, "initialBackoff": "0.1s", "maxBackoff": "1s",
+                        "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE", "CANCELLED"]},
+    }],
+})
+
 
 def channel(address: str) -> grpc.aio.Channel:
-    """One channel per process is enough: calls of many players share it."""
-    return grpc.aio.insecure_channel(address, options=[("grpc.max_receive_message_length", 8 << 20)])
+    """A channel to one node (`host:port`) or several (`host:port,host:port`); one per process
+    is enough: calls of many players share it."""
+    target = address if "," not in address else "ipv4:" + address
+    return grpc.aio.insecure_channel(target, options=[
+        ("grpc.max_receive_message_length", 8 << 20),
+        ("grpc.service_config", _SERVICE_CONFIG),
+        ("grpc.enable_retries", 1),
+    ])
 
 
 @dataclass
@@ -96,27 +116,48 @@ async def seat_players(players: list[Player], table_id: str) -> None:
     await asyncio.gather(*(p.ready(table_id) for p in players))
 
 
+Ack = Callable[[str, game_pb2.TableResponse, float], None]
+
+
 async def play_seat(player: Player, table_id: str, bot: str = "greedy", seed: int = 0,
-                    hands: int = 1, idle_s: float = 2.0) -> int:
+                    hands: int = 1, idle_s: float = 2.0, on_ack: Ack | None = None,
+                    pace_s: float = 0.0, stop: asyncio.Event | None = None) -> int:
     """Act for this player's seat with a bot until `hands` hands have ended (or the match is
-    over); returns how many actions it sent. It wakes on the seat's Watch stream (and looks
-    again after `idle_s` without news), like a real client."""
+    over, or `stop` is set); returns how many actions it sent. It wakes on the seat's Watch
+    stream (and looks again after `idle_s` without news), like a real client. `on_ack` hears of
+    every acknowledged action (its id, the reply, the seconds it took); `pace_s` spaces this
+    seat's actions at least that far apart (a human pace for load tests)."""
+    loop = asyncio.get_running_loop()
+    last_act = 0.0
     rng = random.Random(seed)
     reply = await player.view(table_id)
     rs = rulesets.get(reply.view.WhichOneof("ruleset"))
     choose = rs.bots[bot]
     news: asyncio.Queue[int] = asyncio.Queue()
-    stream = player.watch(table_id, reply.version)
+    seen = reply.version
 
     async def pump() -> None:
-        async for ev in stream:
-            news.put_nowait(ev.version)
+        # A stream that breaks (its node died or drained) resumes from the last version seen.
+        nonlocal seen
+        while True:
+            stream = player.watch(table_id, seen)
+            try:
+                async for ev in stream:
+                    seen = ev.version
+                    news.put_nowait(ev.version)
+            except grpc.aio.AioRpcError as err:
+                if err.code() not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED,
+                                      grpc.StatusCode.UNKNOWN, grpc.StatusCode.INTERNAL):
+                    raise
+            finally:
+                stream.cancel()
+            await asyncio.sleep(0.2)
 
     pumping = asyncio.create_task(pump())
     sent = ended = 0
     in_hand = reply.status == "in_hand"
     try:
-        while reply.status != "match_over":
+        while reply.status != "match_over" and not (stop is not None and stop.is_set()):
             if in_hand and reply.status == "waiting_for_hand":
                 ended += 1
                 if ended >= hands:
@@ -127,10 +168,17 @@ async def play_seat(player: Player, table_id: str, bot: str = "greedy", seed: in
                 legal = [wire.action_to_command(a, reply.seat) for a in reply.legal_actions]
                 cmd = choose(engine_view(rs, reply), legal, rng)
                 if cmd is not None:
+                    if pace_s:
+                        await asyncio.sleep(max(0.0, last_act + pace_s - loop.time()))
+                    action_id = uuid.uuid4().hex
                     try:
-                        await player.act(table_id, wire.command_to_action(cmd),
-                                         expected_version=reply.version)
+                        started = loop.time()
+                        ack = await player.act(table_id, wire.command_to_action(cmd),
+                                               action_id=action_id, expected_version=reply.version)
+                        last_act = loop.time()
                         sent += 1
+                        if on_ack is not None:
+                            on_ack(action_id, ack, last_act - started)
                     except grpc.aio.AioRpcError as err:
                         # Somebody moved first (a claim resolved, the clock dealt): look again.
                         if err.code() not in (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION):
@@ -138,8 +186,7 @@ async def play_seat(player: Player, table_id: str, bot: str = "greedy", seed: in
                     reply = await player.view(table_id)
                     continue
             if pumping.done():
-                pumping.result()  # the stream ended: raise its error
-                raise ConnectionError("the watch stream ended")
+                pumping.result()  # the watch failed for good: raise its error
             try:
                 await asyncio.wait_for(news.get(), idle_s)
                 while not news.empty():
@@ -148,7 +195,6 @@ async def play_seat(player: Player, table_id: str, bot: str = "greedy", seed: in
                 pass
             reply = await player.view(table_id)
     finally:
-        stream.cancel()
         pumping.cancel()
     return sent
 

@@ -38,6 +38,7 @@ BETWEEN_HANDS_MS = 10_000  # after a hand ends, the next starts this late unless
 AUTO_PLAY_DELAY_MS = 300  # how soon the server acts for a seat on auto-play (a human-like pace)
 CACHE_SIZE = 20_000
 CONFLICT_RETRIES = 5
+REDELIVER_AFTER_MS = 5_000
 ORPHAN_SWEEP_S = 2.0  # how often a node looks for tables whose node died
 
 
@@ -266,7 +267,10 @@ class TableService:
 
     async def fire_due(self, limit: int = 200) -> int:
         """Fire every deadline that is due now (the clock's tick); returns how many fired."""
-        due = await self.live.claim_due(self.clock_ms(), limit, node_id=self.node_id)
+        # Claimed deadlines are postponed, not removed, until firing re-arms or cancels them: a
+        # node that dies between claiming and firing leaves them to the table's next writer.
+        due = await self.live.claim_due(self.clock_ms(), limit, node_id=self.node_id,
+                                        redeliver_after_ms=REDELIVER_AFTER_MS)
         if due:
             await asyncio.gather(*(self._fire(d.table_id, int(d.payload)) for d in due))
         return len(due)
@@ -274,7 +278,11 @@ class TableService:
     async def _fire(self, table_id: str, version: int) -> None:
         cmd = Timeout(version, secrets.token_bytes(16), secrets.token_bytes(16))
         try:
-            await self.execute(table_id, cmd, command_id=f"timeout:{version}", actor="server")
+            outcome = await self.execute(table_id, cmd, command_id=f"timeout:{version}", actor="server")
+            if not outcome.events:  # stale or already fired: set the deadline the table has now
+                await self._arm_deadline(outcome.table, self._last_event_ms.get(table_id, self.clock_ms()))
+        except NotHolder:
+            pass  # another node took the table over; its clock fires this deadline
         except Exception:  # a timer must never kill the clock; the table stays as it was
             log.exception("timeout_failed", table_id=table_id, version=version)
 

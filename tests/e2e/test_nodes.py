@@ -110,25 +110,42 @@ async def test_a_paused_node_whose_table_was_taken_over_cannot_write(nodes):
     a, b, env = nodes
     async with channel(a.address) as chan_a, channel(b.address) as chan_b:
         (table_id, players), = await make_tables(chan_a, 1)
-        before = (await players[0].view(table_id)).version
         a.process.send_signal(signal.SIGSTOP)
         try:
             await asyncio.sleep(4)  # longer than a lease: node a's runs out while it is paused
             for p in players:
-                p.chan = chan_b
-            assert (await players[0].view(table_id)).version == before  # node b took it over
-            for p in players:
-                p.chan = chan_a
-            stale = asyncio.create_task(players[0].ready(table_id))  # queued at the paused node
+                p.chan = chan_b  # node b takes the table over on the first call
+            view, mover = await _whose_turn(players, table_id)
+            mover.chan = chan_a
+            # The move reaches the paused node, which still believes it serves the table.
+            stale = asyncio.create_task(mover.act(table_id, view.legal_actions[0], action_id="stale-move"))
+            await asyncio.sleep(0.5)
         finally:
             a.process.send_signal(signal.SIGCONT)
-        await asyncio.wait_for(stale, 20)
+        reply = await asyncio.wait_for(stale, 20)
     log = a.log()
-    assert "fenced_out" in log or "lease_lost" in log
+    assert "fenced_out" in log or "lease_lost" in log  # it found out, one way or the other
     async with channel(b.address) as chan:
         admin = Player(chan, auth.issue(SECRET, "operator", auth.ADMIN)[0])
         steps = await admin_replay(admin, table_id)
-        assert [s.version for s in steps] == list(range(1, len(steps) + 1))
+    assert [s.version for s in steps] == list(range(1, len(steps) + 1))
+    command_ids = [json.loads(s.metadata_json).get("command_id") for s in steps
+                   if "command" in json.loads(s.metadata_json)]
+    assert command_ids.count(f"{mover.player_id}:stale-move") == 1  # written once, by node b
+    assert steps[-1].version == reply.version
+    writers = [json.loads(s.metadata_json)["node"] for s in steps if "command" in json.loads(s.metadata_json)]
+    takeover = writers.index("node-b")
+    assert set(writers[takeover:]) == {"node-b"}  # once node b took over, node a never wrote
+
+
+async def _whose_turn(players: list[Player], table_id: str):
+    for _ in range(50):
+        for p in players:
+            view = await p.view(table_id)
+            if view.legal_actions:
+                return view, p
+        await asyncio.sleep(0.1)
+    raise AssertionError("nobody can act")
 
 
 async def test_sigterm_drains_a_node_and_no_client_sees_an_error(nodes):
