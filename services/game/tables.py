@@ -339,42 +339,52 @@ class TableService:
         return await self._load(table_id, must_exist=True)
 
     async def watch(self, table_id: str, seat: int | None, after_version: int,
-                    poll_s: float = 1.0) -> AsyncIterator[tuple[int, Any]]:
+                    poll_s: float = 5.0) -> AsyncIterator[tuple[int, Any]]:
         """Every event after `after_version` that `seat` may see, redacted, then live ones.
 
-        History comes from the event store; live events from the fan-out. A gap in the fan-out
-        (trimmed, or live state lost) is filled from the store, so nothing is missed or repeated.
+        History comes from the event store, live events from the fan-out. A gap in the fan-out
+        (trimmed, or live state lost) is filled from the store, and the store is asked anyway
+        after `poll_s` without news, so nothing is missed or repeated.
         """
         table = await self._load(table_id, must_exist=True)
         rs = table.rules
         last = after_version
-        queue: asyncio.Queue[int] = asyncio.Queue()
+        queue: asyncio.Queue[tuple[int, bytes]] = asyncio.Queue()
+
+        def shown(ev: Any) -> Any:
+            return ev if tables.is_table_event(ev) else rs.redact(ev, seat)
 
         async def pump() -> None:
-            # Live delivery only wakes the loop below; the store is the record, so a lost fan-out
-            # (Redis restarted or flushed) costs latency until the pump resubscribes, never events.
+            # A lost fan-out (Redis restarted or flushed) costs latency until the pump
+            # resubscribes, never events: the store fills whatever it missed.
             while True:
                 try:
                     async for published in self.live.listen(table_id, last):
-                        queue.put_nowait(published.version)
+                        queue.put_nowait(published)
                 except LiveStateUnavailable:
                     await asyncio.sleep(0.5)
 
         pumping = asyncio.create_task(pump())
         try:
+            from_store = True
             while True:
-                for rec in await self.store.read_stream(table_id, last + 1):
-                    last = rec.version
-                    ev = rec.decode()
-                    shown = ev if tables.is_table_event(ev) else rs.redact(ev, seat)
-                    if shown is not None:
-                        yield rec.version, shown
+                if from_store:
+                    for rec in await self.store.read_stream(table_id, last + 1):
+                        last = rec.version
+                        ev = shown(rec.decode())
+                        if ev is not None:
+                            yield rec.version, ev
                 try:
-                    newest = await asyncio.wait_for(queue.get(), poll_s)
-                    while newest <= last and not queue.empty():
-                        newest = queue.get_nowait()
+                    version, payload = await asyncio.wait_for(queue.get(), poll_s)
                 except TimeoutError:
-                    pass
+                    from_store = True
+                    continue
+                from_store = version > last + 1
+                if version == last + 1:
+                    last = version
+                    ev = shown(decode_payload(payload)[1])
+                    if ev is not None:
+                        yield version, ev
         finally:
             pumping.cancel()
 

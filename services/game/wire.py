@@ -19,8 +19,8 @@ from engine.core.messages import (
     from_json,
     is_registered,
     message_from_json,
-    message_to_json,
     to_json,
+    type_name,
 )
 from qipai.v1 import actions_pb2, views_pb2
 
@@ -61,13 +61,11 @@ def action_to_command(action: actions_pb2.Action, seat: int) -> Any:
 
 def command_to_action(cmd: Any) -> actions_pb2.Action:
     """The gRPC form of an engine command (for legal-action lists)."""
-    encoded = message_to_json(cmd)
-    family, _, cls = encoded["type"].partition(".")
-    data = {k: v for k, v in encoded["data"].items() if k != "seat"}
+    family, _, cls = type_name(cmd).partition(".")
     action = actions_pb2.Action()
     target = getattr(getattr(action, family), _snake(cls))
     target.SetInParent()  # empty kinds (Win, Pass) carry no field that would mark them set
-    json_format.ParseDict(data, target)
+    _fill(target, cmd, skip="seat")
     return action
 
 
@@ -76,8 +74,70 @@ def view_to_proto(ruleset: str, view: Any) -> views_pb2.View:
     msg = views_pb2.View()
     target: Message = getattr(msg, ruleset)
     target.SetInParent()
-    json_format.ParseDict(_shape(to_json(view), target.DESCRIPTOR), target)
+    try:
+        _fill(target, view)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"{type(view).__qualname__} does not fit {target.DESCRIPTOR.full_name}: {exc}") from None
     return msg
+
+
+def _fill(msg: Any, obj: Any, skip: str = "") -> None:
+    """Copy a dataclass into a message field by field (the hot path of every GetView, so no
+    detour through JSON). None means "not set"; a tuple of tuples fills a repeated message whose
+    only field is itself repeated (a row per seat); a hidden entry in a list of scalars is the
+    type's empty value."""
+    fields = msg.DESCRIPTOR.fields_by_name
+    for name in _field_names(type(obj)):
+        value = getattr(obj, name)
+        if value is None or name == skip:
+            continue
+        field = fields[name]
+        sub = field.message_type
+        if sub is None:
+            if field.is_repeated:
+                getattr(msg, name).extend(_scalars(value, field))
+            else:
+                setattr(msg, name, _scalar(value))
+        elif field.is_repeated:
+            container = getattr(msg, name)
+            row_field = sub.fields[0] if len(sub.fields) == 1 and sub.fields[0].is_repeated else None
+            for item in value:
+                entry = container.add()
+                if row_field is not None and isinstance(item, tuple):
+                    if row_field.message_type is None:
+                        getattr(entry, row_field.name).extend(_scalars(item, row_field))
+                    else:
+                        rows = getattr(entry, row_field.name)
+                        for cell in item:
+                            _fill(rows.add(), cell)
+                else:
+                    _fill(entry, item)
+        else:
+            part = getattr(msg, name)
+            part.SetInParent()
+            _fill(part, value)
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
+
+
+def _scalar(value: Any) -> Any:
+    kind = type(value)
+    if kind is int or kind is str or kind is bool or kind is float:
+        return value
+    return to_json(value)  # tiles and cards as notation, bytes as hex, enums by value
+
+
+def _scalars(values: Any, field: Any) -> list[Any]:
+    empty = _DEFAULTS.get(field.type, "")
+    return [empty if v is None else _scalar(v) for v in values]
 
 
 def view_from_proto(ruleset: str, msg: views_pb2.View, view_cls: type) -> Any:
@@ -122,45 +182,6 @@ def options_from_struct(struct: Any) -> dict[str, Any]:
     """Ruleset option overrides from a protobuf Struct (whose numbers are all doubles)."""
     data = json_format.MessageToDict(struct)
     return {k: int(v) if isinstance(v, float) and v.is_integer() else v for k, v in data.items()}
-
-
-def _shape(data: Any, descriptor: Any) -> Any:
-    """Fit engine JSON to a message: None means "not set" (hidden or absent), and a list of lists
-    fills a repeated message whose only field is itself repeated (a row per seat)."""
-    if not isinstance(data, dict):
-        return data
-    if set(data) == {"type", "data"} and "type" not in descriptor.fields_by_name:
-        data = data["data"]  # an event or command nested in a view travels without its type name
-    out = {}
-    for key, value in data.items():
-        if value is None:
-            continue
-        field = descriptor.fields_by_name.get(key)
-        if field is None:
-            out[key] = value  # ParseDict names the unknown field
-            continue
-        sub = field.message_type
-        repeated = field.is_repeated
-        if repeated and isinstance(value, list):
-            if sub is None:
-                out[key] = [_DEFAULTS.get(field.type, "") if v is None else v for v in value]
-            elif len(sub.fields) == 1 and sub.fields[0].is_repeated:
-                inner = sub.fields[0]
-                out[key] = [{inner.name: _shape_list(v, inner)} if isinstance(v, list) else _shape(v, sub)
-                            for v in value]
-            else:
-                out[key] = [_shape(v, sub) for v in value]
-        elif sub is not None:
-            out[key] = _shape(value, sub)
-        else:
-            out[key] = value
-    return out
-
-
-def _shape_list(values: list, field: FieldDescriptor) -> list:
-    if field.message_type is None:
-        return [_DEFAULTS.get(field.type, "") if v is None else v for v in values]
-    return [_shape(v, field.message_type) for v in values]
 
 
 # A hidden entry in a list of scalars (a face-down discard) travels as the type's empty value.
