@@ -8,7 +8,7 @@
   all those listeners keep busy.
 - claim: N due deadlines over many tables, claimed by 4 concurrent claimers in batches of 100.
 
-Redis comes from QIPAI_REDIS_URL, else QIPAI_TEST_REDIS_URL, else redis://127.0.0.1:6379/0; a
+Redis comes from QIPAI_BENCH_REDIS_URL (default redis://127.0.0.1:6379/0); a
 unique namespace is used and deleted afterwards.
 """
 
@@ -164,9 +164,7 @@ def main(argv: list[str] | None = None) -> int:
             5,
             2_000,
         )
-    redis_url = os.environ.get("QIPAI_REDIS_URL") or os.environ.get(
-        "QIPAI_TEST_REDIS_URL", "redis://127.0.0.1:6379/0"
-    )
+    redis_url = os.environ.get("QIPAI_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
     backends = {"memory": "memory://", "redis": redis_url}
     if args.backend != "both":
         backends = {args.backend: backends[args.backend]}
