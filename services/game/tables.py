@@ -176,9 +176,18 @@ class TableService:
             raise VersionConflict(-1, (await self._load(table_id, must_exist=True)).version)
 
     async def _hold(self, table_id: str) -> Lease:
-        if table_id not in self.leases.held:
-            self._forget(table_id)  # another node may have written since this one last served it
-        return await self.leases.hold(table_id)
+        if table_id in self.leases.held:
+            return self.leases.held[table_id]
+        self._forget(table_id)  # another node may have written since this one last served it
+        lease = await self.leases.hold(table_id)
+        # Taking a table over (its node died, or the live state was lost): whatever the live
+        # state knew of it may be gone, so restore it from the log before serving.
+        table = await self._load(table_id, must_exist=False)
+        if table.exists and table.status is not Status.MATCH_OVER:
+            await self.live.mark_live(table_id)
+            await self.live.set_view(table_id, table.version, public_view(table))
+            await self._arm_deadline(table, self._last_event_ms.get(table_id, self.clock_ms()))
+        return lease
 
     async def _lease_lost(self, table_id: str) -> None:
         """A lease renewal failed: forget the table, and take it back if nobody else has it
@@ -191,22 +200,20 @@ class TableService:
         re-arm its deadline. False when another node serves it or it has finished."""
         async with self._lock(table_id):
             try:
-                await self._hold(table_id)
+                await self._hold(table_id)  # re-arms the table's deadline when newly taken
             except NotHolder:
                 return False
             table = await self._load(table_id, must_exist=True)
             if table.status is Status.MATCH_OVER:
                 await self.leases.release(table_id)
                 return False
-            await self.live.mark_live(table_id)
-            await self.live.set_view(table_id, table.version, public_view(table))
-            await self._arm_deadline(table, self._last_event_ms.get(table_id, self.clock_ms()))
             return True
 
     async def adopt_orphans(self) -> int:
         """Take over every live table that no node holds (its node died); returns how many."""
         adopted = 0
-        for table_id in await self.live.live_tables():
+        # The live index, and the tables this node has served (the index may have been lost).
+        for table_id in {*await self.live.live_tables(), *self._cache}:
             if table_id in self.leases.held or await self.live.lease_holder(table_id) is not None:
                 continue
             adopted += await self.adopt(table_id)

@@ -40,7 +40,7 @@ async def make_tables(chan, n: int) -> list[tuple[str, list[Player]]]:
     return tables
 
 
-async def play_all(tables, acks: list[tuple[str, str, int]], timeout: float = 400) -> None:
+async def play_all(tables, acks: list[tuple[str, str, int]], timeout: float = 200) -> None:
     def ack(table_id: str, player: Player):
         return lambda action_id, reply, _: acks.append((table_id, f"{player.player_id}:{action_id}", reply.version))
 
