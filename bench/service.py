@@ -163,6 +163,8 @@ async def tables_run(address: str, pid: int, tables: int, seconds: float, pace_s
         for t in tasks:
             t.cancel()
     window = latencies[:n_actions]
+    for kind in sorted(set(errors))[:5]:
+        print(f"  bot error ({errors.count(kind)}x): {kind[:200]}", file=sys.stderr)
     return {"actions_per_s": n_actions / elapsed, "p50_ms": _pct(window, 0.5),
             "p99_ms": _pct(window, 0.99), "server_cpu": cpu, "errors": len(errors),
             "mean_ms": statistics.fmean(window) * 1000 if window else 0.0}
