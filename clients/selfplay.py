@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from clients.driver import apply, fold
+from clients.driver import apply, bot_command, fold
 from engine import rulesets
 from engine.core.contract import StartHand, Status
 
@@ -100,7 +100,7 @@ def play(
         try:
             state = apply(rs, state, StartHand(*hand_secrets(seed, hand_no)), log)
             while rs.status(state) is Status.IN_HAND:
-                state = _next_decision(rs, state, seats, choose, rng, log)
+                state = apply(rs, state, bot_command(rs, state, seats, choose, rng), log)
                 summary.decisions += 1
         except SelfplayFailure:
             raise
@@ -119,33 +119,6 @@ def play(
             progress(summary.hands)
     summary.seconds = time.perf_counter() - started
     return summary
-
-
-def _next_decision(
-    rs: Any, state: Any, seats: int, choose: Any, rng: random.Random, log: list[Any]
-) -> Any:
-    deadline = rs.deadline(state)
-    if deadline is None or not deadline.defaults:
-        raise RuntimeError("a hand in progress owes no decision (no deadline)")
-    # Optional moves first (bids while dealing): a seat with legal actions that owes nothing may act.
-    if list(deadline.defaults) == [None]:
-        for seat in range(seats):
-            legal = rs.legal_actions(state, seat)
-            if legal:
-                cmd = choose(rs.view(state, seat), legal, rng)
-                if cmd is not None:
-                    return apply(rs, state, cmd, log)
-        return apply(rs, state, deadline.defaults[None], log)
-    seat = next(iter(deadline.defaults))
-    if seat is None:
-        return apply(rs, state, deadline.defaults[None], log)
-    legal = rs.legal_actions(state, seat)
-    if not legal:
-        raise RuntimeError(f"seat {seat} owes a decision but has no legal action")
-    cmd = choose(rs.view(state, seat), legal, rng)
-    if cmd is None:
-        cmd = deadline.defaults[seat]
-    return apply(rs, state, cmd, log)
 
 
 def _check(rs: Any, before: Any, state: Any, events: list[Any], result: Any, seed: int, hand: int) -> None:

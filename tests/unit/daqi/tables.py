@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from clients.driver import bot_command
 from engine.core.contract import StartHand, Status
 from engine.daqi import RULESET
 from engine.daqi.cards import DECK, Card, parse_cards
@@ -148,21 +149,7 @@ def random_hand(
     state, evs = run(state, StartHand(seed.to_bytes(8, "big"), b"salt%d" % seed))
     log += evs
     while RULESET.status(state) is Status.IN_HAND:
-        deadline = RULESET.deadline(state)
-        cmd = None
-        if list(deadline.defaults) == [None]:
-            for seat in range(5):
-                legal = RULESET.legal_actions(state, seat)
-                if legal:
-                    cmd = choose(RULESET.view(state, seat), legal, rng)
-                    if cmd is not None:
-                        break
-            cmd = cmd or deadline.defaults[None]
-        else:
-            seat = next(iter(deadline.defaults))
-            legal = RULESET.legal_actions(state, seat)
-            cmd = choose(RULESET.view(state, seat), legal, rng) or deadline.defaults[seat]
-        state, evs = run(state, cmd)
+        state, evs = run(state, bot_command(RULESET, state, 5, choose, rng))
         log += evs
     return state, log
 

@@ -11,6 +11,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from clients.driver import bot_command
 from engine.core.contract import StartHand, Status
 from engine.core.messages import decode, encode
 from engine.daqi import RULESET
@@ -77,21 +78,7 @@ def _game(seed: int, bot: str, options: tuple = ()) -> tuple[list[Any], list[Any
     for hand in range(2):
         apply(StartHand(seed.to_bytes(8, "big") + bytes([hand]), b"salt"))
         while RULESET.status(state) is Status.IN_HAND:
-            deadline = RULESET.deadline(state)
-            cmd = None
-            if list(deadline.defaults) == [None]:
-                for seat in range(5):
-                    legal = RULESET.legal_actions(state, seat)
-                    if legal:
-                        cmd = choose(RULESET.view(state, seat), legal, rng)
-                        if cmd is not None:
-                            break
-                cmd = cmd or deadline.defaults[None]
-            else:
-                seat = next(iter(deadline.defaults))
-                legal = RULESET.legal_actions(state, seat)
-                cmd = choose(RULESET.view(state, seat), legal, rng) or deadline.defaults[seat]
-            apply(cmd)
+            apply(bot_command(RULESET, state, 5, choose, rng))
             decisions.append(state)
     return log, states, decisions
 
