@@ -37,6 +37,22 @@ DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/test"
 EVENT_TYPE = "bench.TileDiscarded"
 
 
+def _figures(writers: int, per_writer: int, total: int, elapsed: float, latencies: list,
+             lags: list, catch_up: float, seen: list) -> dict:
+    """One run's figures, the same for our store and the reference."""
+    expected = {(f"table-{w}", n + 1) for w in range(writers) for n in range(per_writer)}
+    return {
+        "appends_per_s": round(total / elapsed, 1),
+        "p50_ms": _ms(_pct(latencies, 0.50)),
+        "p99_ms": _ms(_pct(latencies, 0.99)),
+        "lag_p50_ms": _ms(_pct(lags, 0.50)),
+        "lag_p99_ms": _ms(_pct(lags, 0.99)),
+        "catch_up_ms": _ms(catch_up),
+        "missed": len(expected - set(seen)),
+        "duplicates": len(seen) - len(set(seen)),
+    }
+
+
 def _ms(seconds: float) -> float:
     return round(seconds * 1000, 3)
 
@@ -96,17 +112,7 @@ async def _ours(url: str, writers: int, per_writer: int, pool: int) -> dict:
         await asyncio.gather(consumer, return_exceptions=True)
         await store.close()
         _drop(url, schema)
-    expected = {(f"table-{w}", n + 1) for w in range(writers) for n in range(per_writer)}
-    return {
-        "appends_per_s": round(total / elapsed, 1),
-        "p50_ms": _ms(_pct(latencies, 0.50)),
-        "p99_ms": _ms(_pct(latencies, 0.99)),
-        "lag_p50_ms": _ms(_pct(lags, 0.50)),
-        "lag_p99_ms": _ms(_pct(lags, 0.99)),
-        "catch_up_ms": _ms(catch_up),
-        "missed": len(expected - set(seen)),
-        "duplicates": len(seen) - len(set(seen)),
-    }
+    return _figures(writers, per_writer, total, elapsed, latencies, lags, catch_up, seen)
 
 
 def _reference(url: str, writers: int, per_writer: int, pool: int) -> dict:
@@ -167,17 +173,7 @@ def _reference(url: str, writers: int, per_writer: int, pool: int) -> dict:
         follower.join(timeout=5)
         datastore.close()
         _drop(url, schema)
-    expected = {(f"table-{w}", n + 1) for w in range(writers) for n in range(per_writer)}
-    return {
-        "appends_per_s": round(total / elapsed, 1),
-        "p50_ms": _ms(_pct(latencies, 0.50)),
-        "p99_ms": _ms(_pct(latencies, 0.99)),
-        "lag_p50_ms": _ms(_pct(lags, 0.50)),
-        "lag_p99_ms": _ms(_pct(lags, 0.99)),
-        "catch_up_ms": _ms(catch_up),
-        "missed": len(expected - set(seen)),
-        "duplicates": len(seen) - len(set(seen)),
-    }
+    return _figures(writers, per_writer, total, elapsed, latencies, lags, catch_up, seen)
 
 
 def main(argv: list[str] | None = None) -> int:

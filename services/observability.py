@@ -17,7 +17,6 @@ COMMAND_LATENCY = Histogram(
 )
 APPENDS = Counter("qipai_appends_total", "Event store appends")
 LIVE_TABLES = Gauge("qipai_live_tables", "Tables this node serves")
-SUBSCRIPTION_LAG = Gauge("qipai_subscription_lag_events", "Events a subscriber is behind", ["name"])
 
 _configured = False
 

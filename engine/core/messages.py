@@ -112,10 +112,6 @@ def is_registered(name: str, kind: str | None = None) -> bool:
     return entry is not None and (kind is None or entry.kind == kind)
 
 
-def kind_of(name: str) -> str:
-    return _entry(name).kind
-
-
 def _entry(name: str) -> _Entry:
     try:
         return _by_name[name]

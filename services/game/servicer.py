@@ -19,7 +19,7 @@ from services import auth
 from services.errors import Forbidden, TooManyRequests, Unavailable, streaming, unary
 from services.game import wire
 from services.game.leases import NotHolder
-from services.game.table import Act, Leave, Sit, Table
+from services.game.table import Act, Leave, Sit, Table, evolve
 from services.game.tables import STREAM_PREFIX, TableService
 from services.game.verify import verify
 from services.ratelimit import RateLimiter
@@ -306,8 +306,6 @@ class AdminServicer(_Limited, admin_pb2_grpc.AdminServicer):
 
 async def replay(tables: TableService, table_id: str, first: int, last: int | None) -> AsyncIterator[tuple[int, Any, Table]]:
     """Each event from `first` to `last` with the full table state after it."""
-    from services.game.table import evolve
-
     state = Table()
     for rec in await tables.history(table_id):
         state = evolve(state, rec.decode())

@@ -31,7 +31,7 @@ from services.game.leases import Leases, NotHolder
 from services.game.table import Table, Timeout
 from services.live.base import Lease, LiveState, LiveStateUnavailable, Published, wall_clock_ms
 from services.live.base import View as LiveView
-from services.observability import APPENDS, COMMAND_LATENCY, LIVE_TABLES, log
+from services.observability import APPENDS, COMMAND_LATENCY, COMMANDS, LIVE_TABLES, log
 
 STREAM_PREFIX = "table-"
 BETWEEN_HANDS_MS = 10_000  # after a hand ends, the next starts this late unless all are ready sooner
@@ -137,6 +137,7 @@ class TableService:
                 except RuleViolation:
                     if command_id and await self._already_applied(table_id, command_id):
                         return Outcome(table, table.version, duplicate=True)
+                    COMMANDS.labels(table.ruleset or "none", "rejected").inc()
                     raise
                 if not events:
                     return Outcome(table, table.version)
@@ -165,6 +166,7 @@ class TableService:
                     table = await self._load(table_id, must_exist=True)
                     return Outcome(table, version, duplicate=True)
                 APPENDS.inc()
+                COMMANDS.labels(table.ruleset or type(cmd).__name__, "applied").inc()
                 before = table.status if table.exists else None
                 for ev in events:
                     table = tables.evolve(table, ev)
