@@ -31,7 +31,7 @@ from clients.client import Player, channel, play_seat, seat_players  # noqa: E40
 
 ROOT = Path(__file__).resolve().parent.parent
 ECHO = "/bench.Echo/Call"
-FAST = {"koudian": {}, "daqi": {"deal_interval_ms": 0, "bid_window_ms": 0}}
+FAST = {"koudian": {}, "daqi": {"deal_interval_ms": 0}}  # bots bid and pass themselves
 
 
 def _free_port() -> int:
@@ -45,6 +45,11 @@ def _free_port() -> int:
 def _cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _child(pid: int) -> int:
+    """The one child of `pid` (the server under its profiler)."""
+    return int(Path(f"/proc/{pid}/task/{pid}/children").read_text().split()[0])
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -180,16 +185,22 @@ async def main_async(args: argparse.Namespace) -> int:
     env = {**os.environ, "QIPAI_GRPC_ADDR": f"127.0.0.1:{port}",
            "QIPAI_DATABASE_URL": f"{db}{'&' if '?' in db else '?'}schema={schema}",
            "QIPAI_REDIS_URL": redis, "QIPAI_LIVE_NAMESPACE": schema, "QIPAI_LOG_LEVEL": "warning"}
-    server = subprocess.Popen([sys.executable, "-m", "services.cli", "serve", "--service", "game"],
-                              env=env, cwd=ROOT)
+    command = [sys.executable, "-m", "services.cli", "serve", "--service", "game"]
+    if args.profile:  # collapsed stacks of the server, for flame graphs (needs py-spy)
+        command = ["py-spy", "record", "--format", "raw", "--rate", "200", "-o", args.profile,
+                   "--", *command]
+    server = subprocess.Popen(command, env=env, cwd=ROOT)
+    pid = server.pid
     try:
         await _wait_serving(f"127.0.0.1:{port}")
         address = f"127.0.0.1:{port}"
-        fast = await tables_run(address, server.pid, args.tables, args.seconds, 0.0, "full speed")
+        if args.profile:
+            pid = _child(server.pid)
+        fast = await tables_run(address, pid, args.tables, args.seconds, 0.0, "full speed")
         echo = await echo_run(args.tables, args.seconds)
-        paced = await tables_run(address, server.pid, args.paced_tables, args.seconds, 1.0, "paced")
+        paced = await tables_run(address, pid, args.paced_tables, args.seconds, 1.0, "paced")
     finally:
-        server.send_signal(signal.SIGINT)
+        os.kill(pid, signal.SIGINT)
         server.wait(30)
         with psycopg.connect(db, autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
@@ -225,6 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--paced-tables", type=int, default=2000)
     p.add_argument("--seconds", type=float, default=20.0)
     p.add_argument("--quick", action="store_true", help="20 and 100 tables for 5 s")
+    p.add_argument("--profile", metavar="FILE", help="record the server with py-spy (collapsed stacks)")
     args = p.parse_args(argv)
     if args.quick:
         args.tables, args.paced_tables, args.seconds = 20, 100, 5.0

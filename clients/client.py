@@ -104,8 +104,9 @@ class Player:
             req.expected_version = expected_version
         return await self.game.Act(req, metadata=self.metadata)
 
-    def watch(self, table_id: str, from_version: int = 0) -> Any:
-        return self.game.Watch(game_pb2.WatchRequest(table_id=table_id, from_version=from_version),
+    def watch(self, table_id: str, from_version: int = 0, with_views: bool = False) -> Any:
+        return self.game.Watch(game_pb2.WatchRequest(table_id=table_id, from_version=from_version,
+                                                     with_views=with_views),
                                metadata=self.metadata)
 
 
@@ -123,28 +124,32 @@ async def play_seat(player: Player, table_id: str, bot: str = "greedy", seed: in
                     hands: int = 1, idle_s: float = 2.0, on_ack: Ack | None = None,
                     pace_s: float = 0.0, stop: asyncio.Event | None = None) -> int:
     """Act for this player's seat with a bot until `hands` hands have ended (or the match is
-    over, or `stop` is set); returns how many actions it sent. It wakes on the seat's Watch
-    stream (and looks again after `idle_s` without news), like a real client. `on_ack` hears of
-    every acknowledged action (its id, the reply, the seconds it took); `pace_s` spaces this
-    seat's actions at least that far apart (a human pace for load tests)."""
+    over, or `stop` is set); returns how many actions it sent. Like a real client it learns its
+    view from its Watch stream (asking GetView only at the start, after a rejected action, and
+    after `idle_s` without news). `on_ack` hears of every acknowledged action (its id, the
+    reply, the seconds it took); `pace_s` spaces this seat's actions at least that far apart
+    (a human pace for load tests)."""
     loop = asyncio.get_running_loop()
     last_act = 0.0
     rng = random.Random(seed)
     reply = await player.view(table_id)
     rs = rulesets.get(reply.view.WhichOneof("ruleset"))
     choose = rs.bots[bot]
-    news: asyncio.Queue[int] = asyncio.Queue()
+    latest = reply
+    news = asyncio.Event()
     seen = reply.version
 
     async def pump() -> None:
         # A stream that breaks (its node died or drained) resumes from the last version seen.
-        nonlocal seen
+        nonlocal seen, latest
         while True:
-            stream = player.watch(table_id, seen)
+            stream = player.watch(table_id, seen, with_views=True)
             try:
                 async for ev in stream:
                     seen = ev.version
-                    news.put_nowait(ev.version)
+                    if ev.HasField("view") and ev.view.version > latest.version:
+                        latest = ev.view
+                        news.set()
             except grpc.aio.AioRpcError as err:
                 if err.code() not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED,
                                       grpc.StatusCode.UNKNOWN, grpc.StatusCode.INTERNAL):
@@ -152,6 +157,12 @@ async def play_seat(player: Player, table_id: str, bot: str = "greedy", seed: in
             finally:
                 stream.cancel()
             await asyncio.sleep(0.2)
+
+    async def refresh() -> None:
+        nonlocal latest
+        fresh = await player.view(table_id)
+        if fresh.version >= latest.version:
+            latest = fresh
 
     pumping = asyncio.create_task(pump())
     sent = ended = 0
@@ -183,17 +194,16 @@ async def play_seat(player: Player, table_id: str, bot: str = "greedy", seed: in
                         # Somebody moved first (a claim resolved, the clock dealt): look again.
                         if err.code() not in (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION):
                             raise
-                    reply = await player.view(table_id)
-                    continue
+                        await refresh()
             if pumping.done():
                 pumping.result()  # the watch failed for good: raise its error
-            try:
-                await asyncio.wait_for(news.get(), idle_s)
-                while not news.empty():
-                    news.get_nowait()
-            except TimeoutError:
-                pass
-            reply = await player.view(table_id)
+            if latest is reply:
+                try:
+                    await asyncio.wait_for(news.wait(), idle_s)
+                except TimeoutError:
+                    await refresh()
+                news.clear()
+            reply = latest
     finally:
         pumping.cancel()
     return sent

@@ -392,6 +392,15 @@ class PostgresEventStore(EventStore):
             )
             return (await _one(cur))[0]
 
+    async def _command_version(self, stream_id: str, command_id: str) -> int | None:
+        async with self._connection() as conn:
+            cur = await conn.execute(
+                "SELECT version FROM command_results WHERE stream_id = %s AND command_id = %s",
+                (stream_id, command_id),
+            )
+            row = await cur.fetchone()
+            return None if row is None else row[0]
+
     async def _list_streams(self, prefix: str) -> list[str]:
         async with self._connection() as conn:
             cur = await conn.execute(_LIST_STREAMS, {"p": prefix})

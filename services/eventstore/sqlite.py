@@ -231,6 +231,15 @@ class SqliteEventStore(EventStore):
             ).fetchone()[0]
         )
 
+    async def _command_version(self, stream_id: str, command_id: str) -> int | None:
+        row = await self._call(
+            lambda conn: conn.execute(
+                "SELECT version FROM command_results WHERE stream_id = ? AND command_id = ?",
+                (stream_id, command_id),
+            ).fetchone()
+        )
+        return None if row is None else row[0]
+
     async def _list_streams(self, prefix: str) -> list[str]:
         # substr instead of LIKE: stream ids may contain % and _.
         rows = await self._call(

@@ -140,6 +140,13 @@ class EventStore(abc.ABC):
         """The stream's current version (0 if it has no events)."""
         return await self._stream_version(validation.stream_id(stream_id))
 
+    async def command_version(self, stream_id: str, command_id: str) -> int | None:
+        """The stream's version after the append of `command_id`, or None if there was none."""
+        return await self._command_version(
+            validation.stream_id(stream_id),
+            validation.name(command_id, "command id", validation.MAX_COMMAND_ID_LENGTH),
+        )
+
     async def list_streams(self, prefix: str | None = None) -> list[str]:
         """Every stream id (starting with `prefix`, if given), sorted."""
         if prefix is not None and not isinstance(prefix, str):
@@ -218,6 +225,9 @@ class EventStore(abc.ABC):
 
     @abc.abstractmethod
     async def _stream_version(self, stream_id: str) -> int: ...
+
+    @abc.abstractmethod
+    async def _command_version(self, stream_id: str, command_id: str) -> int | None: ...
 
     @abc.abstractmethod
     async def _list_streams(self, prefix: str) -> list[str]: ...

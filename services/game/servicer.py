@@ -218,10 +218,14 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
         seat = table.seat_of(me.player_id)
         if seat is None:
             raise Forbidden("only players seated at this table can watch it")
-        async for version, ev in self.tables.watch(table_id, seat, request.from_version):
-            name, _, data = encode(ev)
-            yield game_pb2.TableEvent(version=version, type=name,
-                                      data_json=json.dumps(data, ensure_ascii=False))
+        async for batch in self.tables.watch(table_id, seat, request.from_version):
+            for n, (version, ev) in enumerate(batch.events, start=1):
+                name, _, data = encode(ev)
+                event = game_pb2.TableEvent(version=version, type=name,
+                                            data_json=json.dumps(data, ensure_ascii=False))
+                if request.with_views and n == len(batch.events):
+                    event.view.CopyFrom(view_response(batch.table, seat, self.tables))
+                yield event
 
 
 def view_response(table: Table, seat: int | None, tables: TableService) -> game_pb2.ViewResponse:

@@ -72,6 +72,15 @@ async def test_a_retried_command_returns_the_original_version_and_writes_nothing
     assert [e.data["n"] for e in await store.read_stream("s")] == [1, 2, 3]
 
 
+async def test_a_command_tells_the_version_it_brought_its_stream_to(store):
+    await store.append("s", 0, [moved(1), moved(2)], command_id="cmd-1")
+    await store.append("s", 2, [moved(3)])
+    await store.append("other", 0, [moved(1)], command_id="cmd-2")
+    assert await store.command_version("s", "cmd-1") == 2
+    assert await store.command_version("s", "cmd-2") is None
+    assert await store.command_version("other", "cmd-2") == 1
+
+
 async def test_concurrent_retries_of_one_command_write_it_once(store):
     results = await asyncio.gather(
         *(store.append("s", 0, [moved(1)], command_id="same") for _ in range(6)),

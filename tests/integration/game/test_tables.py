@@ -43,6 +43,19 @@ async def test_the_hand_starts_when_every_seat_is_taken_and_ready(service):
     assert (await service.get(table_id)).status is Status.IN_HAND
 
 
+async def test_a_deal_at_no_interval_is_dealt_at_once_each_card_its_own_command(service):
+    table_id = (await service.create("daqi", FAST_DAQI, "ann")).table.table_id
+    await seat_everyone(service, table_id, DAQI)
+    table = await service.get(table_id)
+    assert type(table.game).__name__ == "FinalBids"  # every card is out, nobody waited for a tick
+    records = await service.history(table_id)
+    commands = [r.metadata["command"]["type"] for r in records if "command" in r.metadata]
+    assert commands.count("table.Timeout") == 100  # 100 cards (the bottom stays down)
+    ids = {r.metadata["command_id"] for r in records if r.type == "daqi.CardDealt"}
+    assert ids == {f"timeout:{r.version - 1}" for r in records if r.type == "daqi.CardDealt"}
+    assert verify(records).ok
+
+
 async def test_the_same_action_id_applies_once(service):
     table_id = (await service.create("daqi", FAST_DAQI, "ann")).table.table_id
     first = await service.execute(table_id, Sit("ann"), command_id="ann:a1", actor="ann")
@@ -55,11 +68,9 @@ async def test_an_illegal_move_is_rejected_and_leaves_the_table_as_it_was(servic
     table_id = (await service.create("daqi", FAST_DAQI, "ann")).table.table_id
     await seat_everyone(service, table_id, DAQI)
     before = await service.get(table_id)
-    rs = before.rules
-    wrong_seat = next(s for s in range(5) if not rs.legal_actions(before.game, s))
+    play_while_bidding = before.rules.parse_command({"seat": 0, "action": "play", "cards": "♠3"})
     with pytest.raises(RuleViolation):
-        await service.execute(table_id, Act(DAQI[wrong_seat], rs.parse_command(
-            {"seat": wrong_seat, "action": "play", "cards": "♠3"})), command_id="x:1", actor="x")
+        await service.execute(table_id, Act(DAQI[0], play_while_bidding), command_id="x:1", actor="x")
     reopened = await backends["open"]()
     assert (await reopened.get(table_id)) == before
 
@@ -144,8 +155,8 @@ async def test_a_watcher_gets_history_then_live_events_for_its_seat_only(service
     seen: list[int] = []
 
     async def watch() -> None:
-        async for version, _ in service.watch(table_id, 0, 0, poll_s=0.05):
-            seen.append(version)
+        async for batch in service.watch(table_id, 0, 0, poll_s=0.05):
+            seen.extend(version for version, _ in batch.events)
 
     task = asyncio.create_task(watch())
     await play_with_bots(service, table_id, DAQI, backends["clock"])
