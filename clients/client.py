@@ -145,10 +145,10 @@ async def play_seat(player: Player, table_id: str, bot: str = "greedy", seed: in
         while True:
             stream = player.watch(table_id, seen, with_views=True)
             try:
-                async for ev in stream:
-                    seen = ev.version
-                    if ev.HasField("view") and ev.view.version > latest.version:
-                        latest = ev.view
+                async for update in stream:
+                    seen = update.version
+                    if update.HasField("view") and update.view.version > latest.version:
+                        latest = update.view
                         news.set()
             except grpc.aio.AioRpcError as err:
                 if err.code() not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED,

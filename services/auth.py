@@ -12,6 +12,7 @@ import hashlib
 import hmac
 import json
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -60,6 +61,10 @@ def issue(secret: str, player_id: str, role: str = PLAYER, name: str = "",
 
 def verify(secret: str, token: str, now: float | None = None) -> Identity:
     """The identity a token carries; raises InvalidToken."""
+    return _verified(secret, token, now)[0]
+
+
+def _verified(secret: str, token: str, now: float | None = None) -> tuple[Identity, int]:
     claims, sep, sig = token.partition(".")
     if not sep or not claims or not sig:
         raise InvalidToken("malformed token")
@@ -75,7 +80,7 @@ def verify(secret: str, token: str, now: float | None = None) -> Identity:
         raise InvalidToken("token expired: log in again")
     if role not in (PLAYER, ADMIN):
         raise InvalidToken("unknown role in token")
-    return Identity(player_id, role, str(data.get("name", "")))
+    return Identity(player_id, role, str(data.get("name", ""))), exp
 
 
 _current: contextvars.ContextVar[Identity] = contextvars.ContextVar("qipai_identity")
@@ -97,8 +102,24 @@ def _bearer(metadata: Any) -> str | None:
 class AuthInterceptor(grpc.aio.ServerInterceptor):
     """Rejects calls without a valid token (UNAUTHENTICATED) and exposes the caller via `current()`."""
 
+    CACHE_SIZE = 100_000
+
     def __init__(self, secret: str) -> None:
         self.secret = secret
+        # token -> (identity, expiry): a player's every call carries the same token, so its
+        # signature is checked once, not per call.
+        self._known: OrderedDict[str, tuple[Identity, float]] = OrderedDict()
+
+    def identify(self, token: str) -> Identity:
+        """The identity `token` carries (verified once, then remembered until it expires)."""
+        known = self._known.get(token)
+        if known is not None and known[1] >= time.time():
+            return known[0]
+        identity, exp = _verified(self.secret, token)
+        self._known[token] = (identity, exp)
+        if len(self._known) > self.CACHE_SIZE:
+            self._known.popitem(last=False)
+        return identity
 
     async def intercept_service(self, continuation: Callable, details: grpc.HandlerCallDetails) -> Any:
         handler = await continuation(details)
@@ -108,7 +129,7 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
         try:
             if token is None:
                 raise InvalidToken("missing 'authorization: Bearer <token>' metadata: log in first")
-            identity = verify(self.secret, token)
+            identity = self.identify(token)
         except InvalidToken as exc:
             return _reject(handler, str(exc))
         return _with_identity(handler, identity)

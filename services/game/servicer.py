@@ -209,7 +209,7 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
         return await self._routed("GetView", request, context, local)
 
     @streaming
-    async def Watch(self, request: game_pb2.WatchRequest, context: Any) -> AsyncIterator[game_pb2.TableEvent]:
+    async def Watch(self, request: game_pb2.WatchRequest, context: Any) -> AsyncIterator[game_pb2.TableUpdate]:
         me = await self._caller()
         table_id = _table_id(request.table_id)
         if request.from_version < 0:
@@ -218,20 +218,34 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
         seat = table.seat_of(me.player_id)
         if seat is None:
             raise Forbidden("only players seated at this table can watch it")
+        had_legal, status = True, None
         async for batch in self.tables.watch(table_id, seat, request.from_version):
-            for n, (version, ev) in enumerate(batch.events, start=1):
-                name, _, data = encode(ev)
-                event = game_pb2.TableEvent(version=version, type=name,
-                                            data_json=json.dumps(data, ensure_ascii=False))
-                if request.with_views and n == len(batch.events):
-                    event.view.CopyFrom(view_response(batch.table, seat, self.tables))
-                yield event
+            update = game_pb2.TableUpdate(version=batch.version, events=[
+                game_pb2.TableEvent(version=version, type=name, data_json=json.dumps(data, ensure_ascii=False))
+                for version, (name, _, data) in ((v, encode(ev)) for v, ev in batch.events)])
+            if request.with_views:
+                table = batch.table
+                legal = legal_actions(table, seat)
+                # Without a decision to make, a seat's view follows from the events it got.
+                if legal or had_legal or table.status is not status:
+                    update.view.CopyFrom(view_response(table, seat, self.tables, legal))
+                had_legal, status = bool(legal), table.status
+            yield update
 
 
-def view_response(table: Table, seat: int | None, tables: TableService) -> game_pb2.ViewResponse:
-    """A seat's whole view of a table, with its legal actions."""
+def legal_actions(table: Table, seat: int | None) -> list[Any]:
+    """What `seat` may do now (nothing outside a hand)."""
+    if seat is None or table.status is not Status.IN_HAND:
+        return []
+    return table.rules.legal_actions(table.game, seat)
+
+
+def view_response(table: Table, seat: int | None, tables: TableService,
+                  legal: list[Any] | None = None) -> game_pb2.ViewResponse:
+    """A seat's whole view of a table, with its legal actions (computed unless given)."""
     rs = table.rules
-    legal = rs.legal_actions(table.game, seat) if seat is not None and table.status is Status.IN_HAND else []
+    if legal is None:
+        legal = legal_actions(table, seat)
     delay = tables.delay_ms(table)
     return game_pb2.ViewResponse(
         table_id=table.table_id, version=table.version, seat=-1 if seat is None else seat,

@@ -30,7 +30,7 @@ from services.eventstore import Fenced, NewEvent, WrongExpectedVersion
 from services.game import table as tables
 from services.game.leases import Leases, NotHolder
 from services.game.table import Table, Timeout
-from services.live.base import Lease, LiveState, LiveStateUnavailable, Published, wall_clock_ms
+from services.live.base import Lease, LiveState, LiveStateUnavailable, Published, Turn, wall_clock_ms
 from services.live.base import View as LiveView
 from services.observability import APPENDS, COMMAND_LATENCY, COMMANDS, LIVE_TABLES, log
 
@@ -282,7 +282,8 @@ class TableService:
         published = [Published(first_version + n, encode_payload(first_version + n, ev))
                      for n, ev in enumerate(events, start=1)]
         await self.live.update_table(table.table_id, published,
-                                     LiveView(table.version, public_view(table)))
+                                     LiveView(table.version, public_view(table)),
+                                     self._turn(table, self.clock_ms()))
         status = table.status
         if any(isinstance(ev, tables.TableCreated) for ev in events):
             await self.live.mark_live(table.table_id)
@@ -290,7 +291,6 @@ class TableService:
             await self.live.unmark_live(table.table_id)
         if status_before is not None and status_before != status:
             await self._snapshot(table)  # hand boundaries: rehydration = snapshot + one hand
-        await self._arm_deadline(table, self.clock_ms())
 
     async def _snapshot(self, table: Table) -> None:
         blob = base64.b64encode(pickle.dumps(table, protocol=pickle.HIGHEST_PROTOCOL)).decode()
@@ -317,12 +317,19 @@ class TableService:
             return min(AUTO_PLAY_DELAY_MS, deadline.timeout_ms)
         return deadline.timeout_ms
 
-    async def _arm_deadline(self, table: Table, since_ms: int) -> None:
+    def _turn(self, table: Table, since_ms: int) -> Turn:
+        """The table's deadline: due `delay_ms` after `since_ms`, or none."""
         delay = self.delay_ms(table)
         if delay is None:
-            await self.live.cancel(table.table_id, "turn")
+            return Turn("turn", None)
+        return Turn("turn", since_ms + delay, str(table.version).encode())
+
+    async def _arm_deadline(self, table: Table, since_ms: int) -> None:
+        turn = self._turn(table, since_ms)
+        if turn.due_ms is None:
+            await self.live.cancel(table.table_id, turn.key)
         else:
-            await self.live.schedule(table.table_id, "turn", since_ms + delay, str(table.version).encode())
+            await self.live.schedule(table.table_id, turn.key, turn.due_ms, turn.payload)
 
     async def fire_due(self, limit: int = 200) -> int:
         """Fire every deadline that is due now (the clock's tick); returns how many fired."""

@@ -12,6 +12,7 @@ from services.live.base import (
     LiveState,
     LiveStateUnavailable,
     Published,
+    Turn,
     View,
     wall_clock_ms,
 )
@@ -24,6 +25,7 @@ __all__ = [
     "LiveState",
     "LiveStateUnavailable",
     "Published",
+    "Turn",
     "View",
     "open_live_state",
     "wall_clock_ms",

@@ -39,6 +39,14 @@ class Published(NamedTuple):
     payload: bytes
 
 
+class Turn(NamedTuple):
+    """A table's deadline `key` as a command leaves it: due at `due_ms`, or cancelled (None)."""
+
+    key: str
+    due_ms: int | None
+    payload: bytes = b""
+
+
 class Holder(NamedTuple):
     """Who holds a table's lease, with the fencing token of that acquisition."""
 
@@ -84,11 +92,14 @@ class LiveState(ABC):
 
     @abstractmethod
     async def update_table(
-        self, table_id: str, events: Sequence[Published], view: View | None = None
+        self, table_id: str, events: Sequence[Published], view: View | None = None,
+        turn: Turn | None = None,
     ) -> int:
-        """Publish `events` (in order) and cache `view` in one step: one round trip per command.
+        """Publish `events` (in order), cache `view` and set or cancel the deadline `turn`, in
+        one round trip per command.
 
-        Same rules as `publish` and `set_view`; returns how many events were appended.
+        Same rules as `publish`, `set_view`, `schedule` and `cancel`; returns how many events
+        were appended.
         """
 
     @abstractmethod

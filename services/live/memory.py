@@ -16,6 +16,7 @@ from services.live.base import (
     LiveState,
     LiveStateUnavailable,
     Published,
+    Turn,
     View,
     check_min_token,
     check_ttl,
@@ -91,13 +92,18 @@ class MemoryLiveState(LiveState):
         return True
 
     async def update_table(
-        self, table_id: str, events: Sequence[Published], view: View | None = None
+        self, table_id: str, events: Sequence[Published], view: View | None = None,
+        turn: Turn | None = None,
     ) -> int:
         for event in events:
             check_version(event.version)
         appended = [await self.publish(table_id, e.version, e.payload) for e in events]
         if view is not None:
             await self.set_view(table_id, view.version, view.data)
+        if turn is not None and turn.due_ms is None:
+            await self.cancel(table_id, turn.key)
+        elif turn is not None and turn.due_ms is not None:
+            await self.schedule(table_id, turn.key, turn.due_ms, turn.payload)
         return sum(appended)
 
     async def listen(self, table_id: str, after_version: int) -> AsyncIterator[Published]:

@@ -35,6 +35,7 @@ from services.live.base import (
     LiveState,
     LiveStateUnavailable,
     Published,
+    Turn,
     View,
     check_min_token,
     check_ttl,
@@ -181,7 +182,8 @@ class RedisLiveState(LiveState):
         return bool(added)
 
     async def update_table(
-        self, table_id: str, events: Sequence[Published], view: View | None = None
+        self, table_id: str, events: Sequence[Published], view: View | None = None,
+        turn: Turn | None = None,
     ) -> int:
         args: list[int | bytes] = [
             self._maxlen,
@@ -192,11 +194,21 @@ class RedisLiveState(LiveState):
         for event in events:
             check_version(event.version)
             args += [event.version, event.payload]
+        keys = [self._table_key(table_id, "view"), self._table_key(table_id, "events")]
         with self._guard:
-            appended = await self._update_table(
-                keys=[self._table_key(table_id, "view"), self._table_key(table_id, "events")],
-                args=args,
-            )
+            if turn is None:
+                return int(await self._update_table(keys=keys, args=args))
+            # The deadline lives in another hash slot: a pipeline, not one script.
+            async with self._client.pipeline(transaction=False) as pipe:
+                await self._update_table(keys=keys, args=args, client=pipe)
+                if turn.due_ms is None:
+                    await self._cancel(keys=self._shard_keys(self._shard(table_id)),
+                                       args=["one", self._member(table_id, turn.key)], client=pipe)
+                else:
+                    await self._schedule(keys=self._shard_keys(self._shard(table_id)),
+                                         args=[self._member(table_id, turn.key), turn.due_ms, turn.payload],
+                                         client=pipe)
+                appended, _ = await pipe.execute()
         return int(appended)
 
     async def listen(self, table_id: str, after_version: int) -> AsyncIterator[Published]:

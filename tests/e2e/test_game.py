@@ -132,8 +132,8 @@ async def test_a_watch_dropped_at_random_points_resumes_with_exactly_the_seats_e
                 stream = watcher.watch(table_id, received[-1].version if received else 0)
                 budget = rng.randint(1, 40)
                 try:
-                    async for ev in stream:
-                        received.append(ev)
+                    async for update in stream:
+                        received.extend(update.events)
                         budget -= 1
                         if budget == 0:
                             break
@@ -164,8 +164,8 @@ async def test_every_event_sent_to_a_seat_is_the_logs_event_redacted_for_that_se
         streams: dict[int, list] = {i: [] for i in range(len(players))}
 
         async def collect(i: int, p: Player) -> None:
-            async for ev in p.watch(table_id, 0):
-                streams[i].append((ev.version, ev.type, json.loads(ev.data_json)))
+            async for update in p.watch(table_id, 0):
+                streams[i].extend((ev.version, ev.type, json.loads(ev.data_json)) for ev in update.events)
 
         tasks = [asyncio.create_task(collect(i, p)) for i, p in enumerate(players)]
         await asyncio.wait_for(asyncio.gather(*(play_seat(p, table_id, "random", seed=i)

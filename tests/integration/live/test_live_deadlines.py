@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 
-from services.live import Deadline, LiveState
+from services.live import Deadline, LiveState, Published, Turn
 
 NOW = 1_700_000_000_000
 
@@ -138,3 +138,13 @@ async def test_a_deadline_claimed_for_redelivery_fires_again_unless_rescheduled(
     await live.schedule("t1", "turn", NOW + 60_000, b"next turn")
     assert await live.claim_due(NOW + 5000, 10) == [Deadline("t2", "turn", b"auto-play")]
     assert await live.claim_due(NOW + 30_000, 10) == []
+
+
+async def test_a_commands_update_sets_then_cancels_the_tables_deadline(live: LiveState) -> None:
+    await live.update_table("t1", [Published(1, b"e1")], turn=Turn("turn", NOW + 10, b"1"))
+    await live.update_table("t1", [Published(2, b"e2")], turn=Turn("turn", NOW + 20, b"2"))
+    assert await live.claim_due(NOW + 15, 10) == []  # the second replaced the first
+    assert await live.claim_due(NOW + 20, 10) == [Deadline("t1", "turn", b"2")]
+    await live.update_table("t1", [Published(3, b"e3")], turn=Turn("turn", NOW + 30, b"3"))
+    await live.update_table("t1", [Published(4, b"e4")], turn=Turn("turn", None))
+    assert await live.claim_due(NOW + 100, 10) == []
