@@ -4,7 +4,8 @@
    the Act round trip's p50/p99.
 2. The ceiling: a bare grpc.aio unary echo service on this machine, driven the same way, in the
    same run; `ratio_vs_echo` = actions/s ÷ echo calls/s.
-3. Paced: N tables (default 2,000), each seat acting at most once per second; Act p99 and the
+3. Paced: N tables (default 2,000), each seat thinking one second before each decision (about
+   one action per table per second, since mostly one seat decides at a time); Act p99 and the
    server process's CPU.
 The server runs as its own process (`qipai serve --service game`); the bots share this one.
 """
@@ -45,11 +46,6 @@ def _free_port() -> int:
 def _cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _child(pid: int) -> int:
-    """The one child of `pid` (the server under its profiler)."""
-    return int(Path(f"/proc/{pid}/task/{pid}/children").read_text().split()[0])
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -129,7 +125,7 @@ async def echo_run(concurrency: int, seconds: float) -> dict[str, float]:
 
 
 async def tables_run(address: str, pid: int, tables: int, seconds: float, pace_s: float,
-                     label: str) -> dict[str, float]:
+                     label: str, profile: str | None = None) -> dict[str, float]:
     """Bots at `tables` tables (koudian and daqi alternating) for `seconds`; Act latencies."""
     latencies: list[float] = []
     errors: list[str] = []
@@ -160,7 +156,14 @@ async def tables_run(address: str, pid: int, tables: int, seconds: float, pace_s
         print(f"{label}: playing for {seconds:.0f} s ...", file=sys.stderr, flush=True)
         cpu0, t0 = _cpu_seconds(pid), time.monotonic()
         tasks = [asyncio.create_task(seat(t, p, i)) for t, players in games for i, p in enumerate(players)]
+        if profile:  # the server's collapsed stacks while it plays (needs py-spy on the PATH)
+            spy = await asyncio.create_subprocess_exec(
+                "py-spy", "record", "--pid", str(pid), "--format", "raw", "--rate", "200",
+                "--duration", str(max(1, int(seconds) - 1)), "-o", profile,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         await asyncio.sleep(seconds)
+        if profile:
+            await spy.wait()
         n_actions, elapsed = len(latencies), time.monotonic() - t0
         cpu = (_cpu_seconds(pid) - cpu0) / elapsed
         stop.set()
@@ -185,22 +188,17 @@ async def main_async(args: argparse.Namespace) -> int:
     env = {**os.environ, "QIPAI_GRPC_ADDR": f"127.0.0.1:{port}",
            "QIPAI_DATABASE_URL": f"{db}{'&' if '?' in db else '?'}schema={schema}",
            "QIPAI_REDIS_URL": redis, "QIPAI_LIVE_NAMESPACE": schema, "QIPAI_LOG_LEVEL": "warning"}
-    command = [sys.executable, "-m", "services.cli", "serve", "--service", "game"]
-    if args.profile:  # collapsed stacks of the server, for flame graphs (needs py-spy)
-        command = ["py-spy", "record", "--format", "raw", "--rate", "200", "-o", args.profile,
-                   "--", *command]
-    server = subprocess.Popen(command, env=env, cwd=ROOT)
-    pid = server.pid
+    server = subprocess.Popen([sys.executable, "-m", "services.cli", "serve", "--service", "game"],
+                              env=env, cwd=ROOT)
     try:
         await _wait_serving(f"127.0.0.1:{port}")
         address = f"127.0.0.1:{port}"
-        if args.profile:
-            pid = _child(server.pid)
-        fast = await tables_run(address, pid, args.tables, args.seconds, 0.0, "full speed")
+        fast = await tables_run(address, server.pid, args.tables, args.seconds, 0.0, "full speed",
+                                args.profile)
         echo = await echo_run(args.tables, args.seconds)
-        paced = await tables_run(address, pid, args.paced_tables, args.seconds, 1.0, "paced")
+        paced = await tables_run(address, server.pid, args.paced_tables, args.seconds, 1.0, "paced")
     finally:
-        os.kill(pid, signal.SIGINT)
+        server.send_signal(signal.SIGINT)
         server.wait(30)
         with psycopg.connect(db, autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
@@ -236,7 +234,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--paced-tables", type=int, default=2000)
     p.add_argument("--seconds", type=float, default=20.0)
     p.add_argument("--quick", action="store_true", help="20 and 100 tables for 5 s")
-    p.add_argument("--profile", metavar="FILE", help="record the server with py-spy (collapsed stacks)")
+    p.add_argument("--profile", metavar="FILE",
+                   help="record the server at full speed with py-spy (collapsed stacks, for flame graphs)")
     args = p.parse_args(argv)
     if args.quick:
         args.tables, args.paced_tables, args.seconds = 20, 100, 5.0

@@ -127,10 +127,13 @@ async def play_seat(player: Player, table_id: str, bot: str = "greedy", seed: in
     over, or `stop` is set); returns how many actions it sent. Like a real client it learns its
     view from its Watch stream (asking GetView only at the start, after a rejected action, and
     after `idle_s` without news). `on_ack` hears of every acknowledged action (its id, the
-    reply, the seconds it took); `pace_s` spaces this seat's actions at least that far apart
-    (a human pace for load tests)."""
+    reply, the seconds it took); `pace_s` is a think time: the seat acts that long after it
+    learns of a decision (a human pace for load tests).
+
+    Actions are not pinned to the version they were decided on: the server checks that each is
+    legal when it arrives, and a pinned version would make simultaneous answers (every seat
+    passing in a bid window) conflict with each other."""
     loop = asyncio.get_running_loop()
-    last_act = 0.0
     rng = random.Random(seed)
     reply = await player.view(table_id)
     rs = rulesets.get(reply.view.WhichOneof("ruleset"))
@@ -180,16 +183,14 @@ async def play_seat(player: Player, table_id: str, bot: str = "greedy", seed: in
                 cmd = choose(engine_view(rs, reply), legal, rng)
                 if cmd is not None:
                     if pace_s:
-                        await asyncio.sleep(max(0.0, last_act + pace_s - loop.time()))
+                        await asyncio.sleep(pace_s)
                     action_id = uuid.uuid4().hex
                     try:
                         started = loop.time()
-                        ack = await player.act(table_id, wire.command_to_action(cmd),
-                                               action_id=action_id, expected_version=reply.version)
-                        last_act = loop.time()
+                        ack = await player.act(table_id, wire.command_to_action(cmd), action_id=action_id)
                         sent += 1
                         if on_ack is not None:
-                            on_ack(action_id, ack, last_act - started)
+                            on_ack(action_id, ack, loop.time() - started)
                     except grpc.aio.AioRpcError as err:
                         # Somebody moved first (a claim resolved, the clock dealt): look again.
                         if err.code() not in (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION):

@@ -226,11 +226,14 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
             if request.with_views:
                 table = batch.table
                 legal = legal_actions(table, seat)
-                # Without a decision to make, a seat's view follows from the events it got.
+                # Without a decision to make, a seat's view follows from the events it got. A
+                # deciding seat hears even of moves it may not see (another's answer to a
+                # claim), so that it acts on the table's current version.
                 if legal or had_legal or table.status is not status:
                     update.view.CopyFrom(view_response(table, seat, self.tables, legal))
                 had_legal, status = bool(legal), table.status
-            yield update
+            if update.events or update.HasField("view"):
+                yield update
 
 
 def legal_actions(table: Table, seat: int | None) -> list[Any]:

@@ -409,7 +409,8 @@ class TableService:
     async def watch(self, table_id: str, seat: int | None, after_version: int,
                     poll_s: float = 5.0) -> AsyncIterator[Batch]:
         """Every event after `after_version` that `seat` may see, redacted, in batches (one per
-        command, with the table after it), first the history, then live.
+        command, with the table after it; a batch may show this seat no event), first the
+        history, then live.
 
         On the node that writes the table, batches come in-process; elsewhere (or once this node
         stops serving the table) from the Redis fan-out, with the table state folded here. A
@@ -424,15 +425,13 @@ class TableService:
                 try:
                     async for batch in self._watch_local(table_id, seat, last, queue, table, poll_s):
                         last = batch.version
-                        if batch.events:
-                            yield batch
+                        yield batch
                 finally:
                     self._unsubscribe(table_id, queue)
             async with contextlib.aclosing(self._watch_remote(table_id, seat, last, poll_s)) as remote:
                 async for batch in remote:
                     last = batch.version
-                    if batch.events:
-                        yield batch
+                    yield batch
                     if table_id in self.leases.held:
                         break  # this node took the table over: watch it in-process again
 

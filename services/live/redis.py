@@ -24,6 +24,7 @@ import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import NoScriptError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from services.live import scripts
@@ -199,17 +200,29 @@ class RedisLiveState(LiveState):
             if turn is None:
                 return int(await self._update_table(keys=keys, args=args))
             # The deadline lives in another hash slot: a pipeline, not one script.
-            async with self._client.pipeline(transaction=False) as pipe:
-                await self._update_table(keys=keys, args=args, client=pipe)
-                if turn.due_ms is None:
-                    await self._cancel(keys=self._shard_keys(self._shard(table_id)),
-                                       args=["one", self._member(table_id, turn.key)], client=pipe)
-                else:
-                    await self._schedule(keys=self._shard_keys(self._shard(table_id)),
-                                         args=[self._member(table_id, turn.key), turn.due_ms, turn.payload],
-                                         client=pipe)
-                appended, _ = await pipe.execute()
+            shard = self._shard_keys(self._shard(table_id))
+            if turn.due_ms is None:
+                second = (self._cancel, shard, ["one", self._member(table_id, turn.key)])
+            else:
+                second = (self._schedule, shard, [self._member(table_id, turn.key), turn.due_ms, turn.payload])
+            appended, _ = await self._pipelined([(self._update_table, keys, args), second])
         return int(appended)
+
+    async def _pipelined(self, calls: list[tuple[Any, list[str], list[Any]]]) -> list[Any]:
+        """Scripts in one round trip (redis-py's own pipelined scripts ask SCRIPT EXISTS first,
+        a second round trip); a Redis that lost its scripts (restarted) gets them again."""
+        for attempt in range(2):
+            try:
+                async with self._client.pipeline(transaction=False) as pipe:
+                    for script, keys, args in calls:
+                        pipe.evalsha(script.sha, len(keys), *keys, *args)
+                    return list(await pipe.execute())
+            except NoScriptError:
+                if attempt:
+                    raise
+                for script, _, _ in calls:
+                    await self._client.script_load(script.script)
+        raise AssertionError("unreachable")
 
     async def listen(self, table_id: str, after_version: int) -> AsyncIterator[Published]:
         async for message in self._fanout.listen(

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import uuid
 from collections import Counter
 
-from services.live import Deadline, LiveState, Published, Turn
+from services.live import Deadline, LiveState, Published, Turn, open_live_state
 
 NOW = 1_700_000_000_000
 
@@ -148,3 +149,15 @@ async def test_a_commands_update_sets_then_cancels_the_tables_deadline(live: Liv
     await live.update_table("t1", [Published(3, b"e3")], turn=Turn("turn", NOW + 30, b"3"))
     await live.update_table("t1", [Published(4, b"e4")], turn=Turn("turn", None))
     assert await live.claim_due(NOW + 100, 10) == []
+
+
+async def test_a_redis_that_lost_its_scripts_is_given_them_again(redis_url: str) -> None:
+    live = open_live_state(redis_url, namespace=f"test-scripts-{uuid.uuid4().hex[:8]}")
+    try:
+        await live.update_table("t1", [Published(1, b"e1")], turn=Turn("turn", NOW, b"1"))
+        await live._client.script_flush()  # type: ignore[attr-defined]  # as a Redis restart does
+        await live.update_table("t1", [Published(2, b"e2")], turn=Turn("turn", NOW + 5, b"2"))
+        assert await live.claim_due(NOW + 5, 10) == [Deadline("t1", "turn", b"2")]
+    finally:
+        await live.flush_namespace()
+        await live.close()
