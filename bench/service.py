@@ -125,15 +125,15 @@ async def echo_run(concurrency: int, seconds: float) -> dict[str, float]:
 
 
 async def tables_run(address: str, pid: int, tables: int, seconds: float, pace_s: float,
-                     label: str, profile: str | None = None) -> dict[str, float]:
-    """Bots at `tables` tables (koudian and daqi alternating) for `seconds`; Act latencies."""
+                     label: str, rulesets: list[str], profile: str | None = None) -> dict[str, float]:
+    """Bots at `tables` tables (of `rulesets` in turn) for `seconds`; Act latencies."""
     latencies: list[float] = []
     errors: list[str] = []
     async with channel(address) as chan:
         print(f"{label}: seating {tables} tables ...", file=sys.stderr, flush=True)
         games = []
         for n in range(tables):
-            ruleset = ("koudian", "daqi")[n % 2]
+            ruleset = rulesets[n % len(rulesets)]
             seats = 4 if ruleset == "koudian" else 5
             players = await asyncio.gather(*(Player.guest(chan, f"b{n}-{i}") for i in range(seats)))
             table_id = (await players[0].create_table(ruleset, FAST[ruleset])).table_id
@@ -194,9 +194,10 @@ async def main_async(args: argparse.Namespace) -> int:
         await _wait_serving(f"127.0.0.1:{port}")
         address = f"127.0.0.1:{port}"
         fast = await tables_run(address, server.pid, args.tables, args.seconds, 0.0, "full speed",
-                                args.profile)
+                                args.rulesets, args.profile)
         echo = await echo_run(args.tables, args.seconds)
-        paced = await tables_run(address, server.pid, args.paced_tables, args.seconds, 1.0, "paced")
+        paced = await tables_run(address, server.pid, args.paced_tables, args.seconds, 1.0, "paced",
+                                 args.rulesets)
     finally:
         server.send_signal(signal.SIGINT)
         server.wait(30)
@@ -233,6 +234,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--tables", type=int, default=200)
     p.add_argument("--paced-tables", type=int, default=2000)
     p.add_argument("--seconds", type=float, default=20.0)
+    p.add_argument("--rulesets", type=lambda v: v.split(","), default=["koudian", "daqi"],
+                   help="the games the tables play, in turn (default: koudian,daqi)")
     p.add_argument("--quick", action="store_true", help="20 and 100 tables for 5 s")
     p.add_argument("--profile", metavar="FILE",
                    help="record the server at full speed with py-spy (collapsed stacks, for flame graphs)")

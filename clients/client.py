@@ -126,7 +126,7 @@ async def play_seat(player: Player, table_id: str, bot: str = "greedy", seed: in
     """Act for this player's seat with a bot until `hands` hands have ended (or the match is
     over, or `stop` is set); returns how many actions it sent. Like a real client it learns its
     view from its Watch stream (asking GetView only at the start, after a rejected action, and
-    after `idle_s` without news). `on_ack` hears of every acknowledged action (its id, the
+    when the stream has been quiet for `idle_s`). `on_ack` hears of every acknowledged action (its id, the
     reply, the seconds it took); `pace_s` is a think time: the seat acts that long after it
     learns of a decision (a human pace for load tests).
 
@@ -141,15 +141,16 @@ async def play_seat(player: Player, table_id: str, bot: str = "greedy", seed: in
     latest = reply
     news = asyncio.Event()
     seen = reply.version
+    heard = loop.time()  # when the stream last brought anything
 
     async def pump() -> None:
         # A stream that breaks (its node died or drained) resumes from the last version seen.
-        nonlocal seen, latest
+        nonlocal seen, latest, heard
         while True:
             stream = player.watch(table_id, seen, with_views=True)
             try:
                 async for update in stream:
-                    seen = update.version
+                    seen, heard = update.version, loop.time()
                     if update.HasField("view") and update.view.version > latest.version:
                         latest = update.view
                         news.set()
@@ -202,7 +203,8 @@ async def play_seat(player: Player, table_id: str, bot: str = "greedy", seed: in
                 try:
                     await asyncio.wait_for(news.wait(), idle_s)
                 except TimeoutError:
-                    await refresh()
+                    if loop.time() - heard > idle_s:  # a quiet stream may be a broken one
+                        await refresh()
                 news.clear()
             reply = latest
     finally:

@@ -68,6 +68,12 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         services = list(SERVICES) if args.service == "all" else [args.service]
         try:
+            import uvloop  # a faster event loop for asyncio, gRPC, psycopg and Redis alike
+
+            uvloop.install()
+        except ImportError:
+            pass
+        try:
             return asyncio.run(serve(conf, services))
         except KeyboardInterrupt:
             return 130

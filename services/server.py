@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import signal
 import sys
 from collections.abc import Sequence
@@ -99,6 +100,7 @@ async def serve(settings: Settings, services: Sequence[str]) -> int:
     log.info("serving", address=address, services=list(services), database=_safe(settings.database_url),
              live_state=_safe(settings.redis_url))
     print(f"qipai: serving {', '.join(services)} on {address} (Ctrl-C to stop)", file=sys.stderr, flush=True)
+    steady_gc()
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -108,6 +110,17 @@ async def serve(settings: Settings, services: Sequence[str]) -> int:
     await stop(running)
     log.info("stopped")
     return 0
+
+
+def steady_gc() -> None:
+    """Fewer, shorter garbage-collection pauses for a long-running server: what start-up built
+    (modules, rule tables) is never scanned again, and young collections run less often.
+    Full collections of a large heap otherwise stall every table on the node for 50-100 ms."""
+    gc.freeze()
+    gc.set_threshold(GC_YOUNG_THRESHOLD, 50, 100)
+
+
+GC_YOUNG_THRESHOLD = 20_000
 
 
 def _safe(url: str) -> str:

@@ -17,7 +17,7 @@ import pickle
 import secrets
 import uuid
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,12 +25,19 @@ from typing import Any
 
 from engine.core.contract import Status
 from engine.core.errors import RuleViolation
-from engine.core.messages import decode, encode, message_to_json, to_json
+from engine.core.messages import decode, encode, message_to_json
 from services.eventstore import Fenced, NewEvent, WrongExpectedVersion
 from services.game import table as tables
 from services.game.leases import Leases, NotHolder
 from services.game.table import Table, Timeout
-from services.live.base import Lease, LiveState, LiveStateUnavailable, Published, Turn, wall_clock_ms
+from services.live.base import (
+    Lease,
+    LiveState,
+    LiveStateUnavailable,
+    Published,
+    Turn,
+    wall_clock_ms,
+)
 from services.live.base import View as LiveView
 from services.observability import APPENDS, COMMAND_LATENCY, COMMANDS, LIVE_TABLES, log
 
@@ -486,7 +493,7 @@ class TableService:
             last = batch.version
 
     async def _watch_remote(self, table_id: str, seat: int | None, last: int,
-                            poll_s: float) -> AsyncIterator[Batch]:
+                            poll_s: float) -> AsyncGenerator[Batch, None]:
         table = await self._read(table_id)
         if not table.exists:
             raise TableNotFound(f"no table {table_id!r}")
@@ -594,8 +601,10 @@ def _shown(table: Table, seat: int | None) -> Callable[[list[tuple[int, Any]]], 
 
 
 def public_view(table: Table) -> bytes:
-    """What anyone may see of a table (cached in live state for cheap reads and reconnects)."""
-    rs = table.rules
+    """What a lobby shows of a table: seats, readiness, auto-play, status, version (cached in
+    live state with every command). The game itself is not in it: a seat's view comes with its
+    Watch stream, and rendering the whole public game on every move would cost more than all
+    the rest of a command."""
     return json.dumps({
         "table_id": table.table_id,
         "ruleset": table.ruleset,
@@ -604,5 +613,5 @@ def public_view(table: Table) -> bytes:
         "ready": sorted(table.ready),
         "auto": sorted(table.auto),
         "status": table.status.value,
-        "view": to_json(rs.view(table.game, None)),
+        "hands_started": table.hands_started,
     }, ensure_ascii=False, separators=(",", ":")).encode()

@@ -201,6 +201,7 @@ class RedisLiveState(LiveState):
                 return int(await self._update_table(keys=keys, args=args))
             # The deadline lives in another hash slot: a pipeline, not one script.
             shard = self._shard_keys(self._shard(table_id))
+            second: tuple[Any, list[str], list[Any]]
             if turn.due_ms is None:
                 second = (self._cancel, shard, ["one", self._member(table_id, turn.key)])
             else:
