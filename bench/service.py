@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import signal
 import statistics
@@ -21,6 +22,7 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import grpc
@@ -29,9 +31,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._report import table, write  # noqa: E402
 from clients.client import Player, channel, play_seat, seat_players  # noqa: E402
+from services.server import steady_gc  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 ECHO = "/bench.Echo/Call"
+WARM_UP_S = 3.0
 FAST = {"koudian": {}, "daqi": {"deal_interval_ms": 0}}  # bots bid and pass themselves
 
 
@@ -126,8 +130,11 @@ async def echo_run(concurrency: int, seconds: float) -> dict[str, float]:
 
 async def tables_run(address: str, pid: int, tables: int, seconds: float, pace_s: float,
                      label: str, rulesets: list[str], profile: str | None = None) -> dict[str, float]:
-    """Bots at `tables` tables (of `rulesets` in turn) for `seconds`; Act latencies."""
+    """Bots at `tables` tables (of `rulesets` in turn) for `seconds` after a warm-up (every
+    table making its first moves at once is a start-up burst, not the steady state); Act
+    latencies and the server's CPU over the measured window."""
     latencies: list[float] = []
+    measuring = False
     errors: list[str] = []
     async with channel(address) as chan:
         print(f"{label}: seating {tables} tables ...", file=sys.stderr, flush=True)
@@ -144,7 +151,8 @@ async def tables_run(address: str, pid: int, tables: int, seconds: float, pace_s
         stop = asyncio.Event()
 
         def ack(_: str, __: object, seconds_taken: float) -> None:
-            latencies.append(seconds_taken)
+            if measuring:
+                latencies.append(seconds_taken)
 
         async def seat(table_id: str, p: Player, i: int) -> None:
             try:
@@ -153,9 +161,13 @@ async def tables_run(address: str, pid: int, tables: int, seconds: float, pace_s
             except Exception as exc:  # counted and reported, never hidden
                 errors.append(repr(exc))
 
-        print(f"{label}: playing for {seconds:.0f} s ...", file=sys.stderr, flush=True)
-        cpu0, t0 = _cpu_seconds(pid), time.monotonic()
+        steady_gc()  # the load generator's own collection pauses would count as latency
+        print(f"{label}: warming up for {WARM_UP_S:.0f} s, then playing for {seconds:.0f} s ...",
+              file=sys.stderr, flush=True)
         tasks = [asyncio.create_task(seat(t, p, i)) for t, players in games for i, p in enumerate(players)]
+        await asyncio.sleep(WARM_UP_S)
+        measuring = True
+        cpu0, t0 = _cpu_seconds(pid), time.monotonic()
         if profile:  # the server's collapsed stacks while it plays (needs py-spy on the PATH)
             spy = await asyncio.create_subprocess_exec(
                 "py-spy", "record", "--pid", str(pid), "--format", "raw", "--rate", "200",
@@ -178,12 +190,17 @@ async def tables_run(address: str, pid: int, tables: int, seconds: float, pace_s
             "mean_ms": statistics.fmean(window) * 1000 if window else 0.0}
 
 
-async def main_async(args: argparse.Namespace) -> int:
+@contextlib.asynccontextmanager
+async def game_node(name: str) -> AsyncIterator[tuple[str, int]]:
+    """A fresh game node (its own schema and key prefix, removed afterwards): its address and pid.
+    Each run gets its own, so that one run's abandoned tables (timing out, then played by the
+    server) do not load the next."""
     import psycopg
+    import redis as redis_lib
 
     db = os.environ.get("QIPAI_BENCH_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
     redis = os.environ.get("QIPAI_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
-    schema = f"bench_{uuid.uuid4().hex[:8]}"
+    schema = f"bench_{name}_{uuid.uuid4().hex[:8]}"
     port = _free_port()
     env = {**os.environ, "QIPAI_GRPC_ADDR": f"127.0.0.1:{port}",
            "QIPAI_DATABASE_URL": f"{db}{'&' if '?' in db else '?'}schema={schema}",
@@ -192,24 +209,27 @@ async def main_async(args: argparse.Namespace) -> int:
                               env=env, cwd=ROOT)
     try:
         await _wait_serving(f"127.0.0.1:{port}")
-        address = f"127.0.0.1:{port}"
-        fast = await tables_run(address, server.pid, args.tables, args.seconds, 0.0, "full speed",
-                                args.rulesets, args.profile)
-        echo = await echo_run(args.tables, args.seconds)
-        paced = await tables_run(address, server.pid, args.paced_tables, args.seconds, 1.0, "paced",
-                                 args.rulesets)
+        yield f"127.0.0.1:{port}", server.pid
     finally:
         server.send_signal(signal.SIGINT)
         server.wait(30)
         with psycopg.connect(db, autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-        import redis as redis_lib
-
         client = redis_lib.Redis.from_url(redis)
         keys = list(client.scan_iter(match=f"{schema}*", count=1000))
         if keys:
             client.delete(*keys)
         client.close()
+
+
+async def main_async(args: argparse.Namespace) -> int:
+    async with game_node("fast") as (address, pid):
+        fast = await tables_run(address, pid, args.tables, args.seconds, 0.0, "full speed",
+                                args.rulesets, args.profile)
+    echo = await echo_run(args.tables, args.seconds)
+    async with game_node("paced") as (address, pid):
+        paced = await tables_run(address, pid, args.paced_tables, args.seconds, 1.0, "paced",
+                                 args.rulesets)
 
     figures = {
         "tables": args.tables, "actions_per_s": round(fast["actions_per_s"], 1),

@@ -338,8 +338,10 @@ class TableService:
         else:
             await self.live.schedule(table.table_id, turn.key, turn.due_ms, turn.payload)
 
-    async def fire_due(self, limit: int = 200) -> int:
-        """Fire every deadline that is due now (the clock's tick); returns how many fired."""
+    async def fire_due(self, limit: int = 50) -> int:
+        """Fire up to `limit` deadlines due now (one clock tick); returns how many fired. A
+        burst of timeouts (many tables abandoned at once) is spread over ticks rather than
+        stalling every other table's commands."""
         # Claimed deadlines are postponed, not removed, until firing re-arms or cancels them: a
         # node that dies between claiming and firing leaves them to the table's next writer.
         due = await self.live.claim_due(self.clock_ms(), limit, node_id=self.node_id,
