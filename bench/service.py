@@ -159,7 +159,8 @@ async def tables_run(address: str, pid: int, tables: int, seconds: float, pace_s
                 await play_seat(p, table_id, "greedy", seed=i, hands=10**6, on_ack=ack,
                                 pace_s=pace_s, stop=stop)
             except Exception as exc:  # counted and reported, never hidden
-                errors.append(repr(exc))
+                if not stop.is_set():  # calls cut off by the bench's own shutdown are not errors
+                    errors.append(repr(exc))
 
         steady_gc()  # the load generator's own collection pauses would count as latency
         print(f"{label}: warming up for {WARM_UP_S:.0f} s, then playing for {seconds:.0f} s ...",

@@ -13,6 +13,8 @@ client: running on Cluster needs redis-py's cluster client and slot-grouped stre
 
 from __future__ import annotations
 
+import asyncio
+import collections
 import os
 import zlib
 from collections.abc import AsyncIterator, Sequence
@@ -49,6 +51,76 @@ DEADLINE_SHARDS = 16
 """Fixed for a deployment: every node must map a table to the same shard."""
 
 _DAY_MS = 24 * 3600 * 1000
+
+
+class _Pipeliner:
+    """Script calls queued while earlier ones are in flight share one pipeline: one round trip
+    for the commands of many tables (group commit, as in the event store). One pipeline at a
+    time, so each table's updates reach Redis in the order they were made.
+
+    redis-py's own pipelined scripts would ask SCRIPT EXISTS first, a second round trip; here a
+    Redis that lost its scripts (restarted) is given them again and the calls it refused rerun.
+    """
+
+    def __init__(self, client: Any, max_calls: int = 512) -> None:
+        self._client = client
+        self._max_calls = max_calls
+        self._queue: collections.deque[tuple[list[tuple[Any, list[str], list[Any]]], asyncio.Future]] = (
+            collections.deque())
+        self._flushing = False
+        self._task: asyncio.Task[None] | None = None  # held: the loop keeps only weak references
+
+    async def call(self, calls: list[tuple[Any, list[str], list[Any]]]) -> list[Any]:
+        """Run `calls` (script, keys, args) in order; their results."""
+        future = asyncio.get_running_loop().create_future()
+        self._queue.append((calls, future))
+        if not self._flushing:
+            self._flushing = True
+            self._task = asyncio.create_task(self._flush())
+        return list(await future)
+
+    async def _flush(self) -> None:
+        try:
+            while self._queue:
+                batch = [self._queue.popleft()]
+                size = len(batch[0][0])
+                while self._queue and size + len(self._queue[0][0]) <= self._max_calls:
+                    batch.append(self._queue.popleft())
+                    size += len(batch[-1][0])
+                flat = [c for calls, _ in batch for c in calls]
+                try:
+                    results = await self._run(flat)
+                except Exception as exc:  # each caller sees the error (its guard names Redis)
+                    for _, future in batch:
+                        if not future.done():
+                            future.set_exception(exc)
+                    continue
+                at = 0
+                for calls, future in batch:
+                    if not future.done():
+                        future.set_result(results[at:at + len(calls)])
+                    at += len(calls)
+        finally:
+            self._flushing = False
+
+    async def _run(self, calls: list[tuple[Any, list[str], list[Any]]]) -> list[Any]:
+        results = await self._execute(calls)
+        lost = [i for i, r in enumerate(results) if isinstance(r, NoScriptError)]
+        if lost:
+            for script in {id(calls[i][0]): calls[i][0] for i in lost}.values():
+                await self._client.script_load(script.script)
+            for i, result in zip(lost, await self._execute([calls[i] for i in lost]), strict=True):
+                results[i] = result
+        for result in results:
+            if isinstance(result, Exception):
+                raise result
+        return results
+
+    async def _execute(self, calls: list[tuple[Any, list[str], list[Any]]]) -> list[Any]:
+        async with self._client.pipeline(transaction=False) as pipe:
+            for script, keys, args in calls:
+                pipe.evalsha(script.sha, len(keys), *keys, *args)
+            return list(await pipe.execute(raise_on_error=False))
 
 
 def redis_address(url: str) -> str:
@@ -132,6 +204,7 @@ class RedisLiveState(LiveState):
         self._claim = register(scripts.CLAIM_DUE)
         self._allow = register(scripts.ALLOW)
         self._next_shard = 0
+        self._pipeliner = _Pipeliner(self._client)
         self._fanout = StreamFanOut(
             self._client,
             lambda: self._guard,
@@ -196,34 +269,18 @@ class RedisLiveState(LiveState):
             check_version(event.version)
             args += [event.version, event.payload]
         keys = [self._table_key(table_id, "view"), self._table_key(table_id, "events")]
-        with self._guard:
-            if turn is None:
-                return int(await self._update_table(keys=keys, args=args))
-            # The deadline lives in another hash slot: a pipeline, not one script.
+        calls: list[tuple[Any, list[str], list[Any]]] = [(self._update_table, keys, args)]
+        if turn is not None:
+            # The deadline lives in another hash slot: a second script in the same round trip.
             shard = self._shard_keys(self._shard(table_id))
-            second: tuple[Any, list[str], list[Any]]
             if turn.due_ms is None:
-                second = (self._cancel, shard, ["one", self._member(table_id, turn.key)])
+                calls.append((self._cancel, shard, ["one", self._member(table_id, turn.key)]))
             else:
-                second = (self._schedule, shard, [self._member(table_id, turn.key), turn.due_ms, turn.payload])
-            appended, _ = await self._pipelined([(self._update_table, keys, args), second])
-        return int(appended)
-
-    async def _pipelined(self, calls: list[tuple[Any, list[str], list[Any]]]) -> list[Any]:
-        """Scripts in one round trip (redis-py's own pipelined scripts ask SCRIPT EXISTS first,
-        a second round trip); a Redis that lost its scripts (restarted) gets them again."""
-        for attempt in range(2):
-            try:
-                async with self._client.pipeline(transaction=False) as pipe:
-                    for script, keys, args in calls:
-                        pipe.evalsha(script.sha, len(keys), *keys, *args)
-                    return list(await pipe.execute())
-            except NoScriptError:
-                if attempt:
-                    raise
-                for script, _, _ in calls:
-                    await self._client.script_load(script.script)
-        raise AssertionError("unreachable")
+                calls.append((self._schedule, shard,
+                              [self._member(table_id, turn.key), turn.due_ms, turn.payload]))
+        with self._guard:
+            results = await self._pipeliner.call(calls)
+        return int(results[0])
 
     async def listen(self, table_id: str, after_version: int) -> AsyncIterator[Published]:
         async for message in self._fanout.listen(

@@ -161,3 +161,22 @@ async def test_a_redis_that_lost_its_scripts_is_given_them_again(redis_url: str)
     finally:
         await live.flush_namespace()
         await live.close()
+
+
+async def test_updates_of_many_tables_at_once_all_land_each_tables_in_order(live: LiveState) -> None:
+    async def play(table: str) -> None:
+        for version in range(1, 21):
+            await live.update_table(table, [Published(version, b"e%d" % version)],
+                                    turn=Turn("turn", NOW + version, b"%d" % version))
+
+    tables = [f"t{n}" for n in range(40)]
+    await asyncio.gather(*(play(t) for t in tables))
+    due = await live.claim_due(NOW + 100, 1000)
+    assert sorted(due) == sorted(Deadline(t, "turn", b"20") for t in tables)
+    for table in tables:
+        seen = []
+        async for message in live.listen(table, 0):
+            seen.append(message.version)
+            if message.version == 20:
+                break
+        assert seen == list(range(1, 21))
