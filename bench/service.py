@@ -168,7 +168,7 @@ async def tables_run(address: str, pid: int, tables: int, seconds: float, pace_s
         tasks = [asyncio.create_task(seat(t, p, i)) for t, players in games for i, p in enumerate(players)]
         await asyncio.sleep(WARM_UP_S)
         measuring = True
-        cpu0, t0 = _cpu_seconds(pid), time.monotonic()
+        cpu0, t0, bots0 = _cpu_seconds(pid), time.monotonic(), time.process_time()
         if profile:  # the server's collapsed stacks while it plays (needs py-spy on the PATH)
             spy = await asyncio.create_subprocess_exec(
                 "py-spy", "record", "--pid", str(pid), "--format", "raw", "--rate", "200",
@@ -179,6 +179,7 @@ async def tables_run(address: str, pid: int, tables: int, seconds: float, pace_s
             await spy.wait()
         n_actions, elapsed = len(latencies), time.monotonic() - t0
         cpu = (_cpu_seconds(pid) - cpu0) / elapsed
+        bots_cpu = (time.process_time() - bots0) / elapsed
         stop.set()
         await asyncio.wait(tasks, timeout=10)
         for t in tasks:
@@ -187,7 +188,7 @@ async def tables_run(address: str, pid: int, tables: int, seconds: float, pace_s
     for kind in sorted(set(errors))[:5]:
         print(f"  bot error ({errors.count(kind)}x): {kind[:200]}", file=sys.stderr)
     return {"actions_per_s": n_actions / elapsed, "p50_ms": _pct(window, 0.5),
-            "p99_ms": _pct(window, 0.99), "server_cpu": cpu, "errors": len(errors),
+            "p99_ms": _pct(window, 0.99), "server_cpu": cpu, "bots_cpu": bots_cpu, "errors": len(errors),
             "mean_ms": statistics.fmean(window) * 1000 if window else 0.0}
 
 
@@ -235,15 +236,18 @@ async def main_async(args: argparse.Namespace) -> int:
     figures = {
         "tables": args.tables, "actions_per_s": round(fast["actions_per_s"], 1),
         "p50_ms": round(fast["p50_ms"], 2), "p99_ms": round(fast["p99_ms"], 2),
-        "server_cpu_full_speed": round(fast["server_cpu"], 2), "errors": fast["errors"] + paced["errors"],
+        "server_cpu_full_speed": round(fast["server_cpu"], 2), "bots_cpu_full_speed": round(fast["bots_cpu"], 2),
+        "errors": fast["errors"] + paced["errors"],
         "echo_rps": round(echo["rps"], 1), "ratio_vs_echo": round(fast["actions_per_s"] / echo["rps"], 3),
         "paced_tables": args.paced_tables, "paced_actions_per_s": round(paced["actions_per_s"], 1),
         "paced_p99_ms": round(paced["p99_ms"], 2), "paced_server_cpu": round(paced["server_cpu"], 2),
     }
-    print(table(["run", "tables", "calls/s", "p50 ms", "p99 ms", "server CPU (cores)"], [
-        ["game, full speed", args.tables, fast["actions_per_s"], fast["p50_ms"], fast["p99_ms"], fast["server_cpu"]],
-        ["echo ceiling", args.tables, echo["rps"], echo["p50_ms"], echo["p99_ms"], "-"],
-        ["game, paced 1/s", args.paced_tables, paced["actions_per_s"], paced["p50_ms"], paced["p99_ms"], paced["server_cpu"]],
+    print(table(["run", "tables", "calls/s", "p50 ms", "p99 ms", "server CPU (cores)", "bots CPU"], [
+        ["game, full speed", args.tables, fast["actions_per_s"], fast["p50_ms"], fast["p99_ms"], fast["server_cpu"],
+         fast["bots_cpu"]],
+        ["echo ceiling", args.tables, echo["rps"], echo["p50_ms"], echo["p99_ms"], "-", "-"],
+        ["game, paced 1/s", args.paced_tables, paced["actions_per_s"], paced["p50_ms"], paced["p99_ms"],
+         paced["server_cpu"], paced["bots_cpu"]],
     ]))
     print(f"ratio_vs_echo {figures['ratio_vs_echo']}; errors {figures['errors']}")
     print(f"wrote {write('service', figures)}")
