@@ -228,8 +228,10 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
                 legal = legal_actions(table, seat)
                 # Without a decision to make, a seat's view follows from the events it got. A
                 # deciding seat hears even of moves it may not see (another's answer to a
-                # claim), so that it acts on the table's current version.
-                if legal or had_legal or table.status is not status:
+                # claim), so that it acts on the table's current version; one whose own move
+                # used up its decision knows that from its Act's answer.
+                lost = had_legal and batch.actor != me.player_id
+                if legal or lost or table.status is not status:
                     update.view.CopyFrom(view_response(table, seat, self.tables, legal))
                 had_legal, status = bool(legal), table.status
             if update.events or update.HasField("view"):

@@ -105,11 +105,13 @@ def decode_payload(payload: bytes) -> tuple[int, Any]:
 @dataclass(frozen=True, slots=True)
 class Batch:
     """What one command (or a stretch of history) added to a table, as a watcher receives it:
-    the table's version after it, the events (version, event) and the whole table after them."""
+    the table's version after it, the events (version, event), the whole table after them, and
+    who sent the command ("" when unknown: history, or another node's command)."""
 
     version: int
     events: list[tuple[int, Any]]
     table: Table
+    actor: str = ""
 
 
 _MOVED = None  # told to local watchers when this node stops serving their table
@@ -195,7 +197,8 @@ class TableService:
                 self._remember(table)
                 self._last_event_ms[table_id] = self.clock_ms()
                 base = table.version - len(events)
-                self._tell_local(table_id, Batch(table.version, [(base + n, ev) for n, ev in enumerate(events, 1)], table))
+                self._tell_local(table_id, Batch(table.version, [(base + n, ev) for n, ev in enumerate(events, 1)],
+                                                 table, actor))
                 await self._after_commit(table, events, table.version - len(events), before)
                 COMMAND_LATENCY.observe((self.clock_ms() - started) / 1000)
                 return Outcome(table, table.version, events)
@@ -491,7 +494,7 @@ class TableService:
             if batch.version <= last:
                 continue
             # Batches arrive in commit order, each right after the one before.
-            yield Batch(batch.version, shown(batch.events), batch.table)
+            yield Batch(batch.version, shown(batch.events), batch.table, batch.actor)
             last = batch.version
 
     async def _watch_remote(self, table_id: str, seat: int | None, last: int,
