@@ -298,3 +298,31 @@ def _schema(name: str) -> int:
 
     return schema_version(name)
 
+
+
+@pytest.mark.parametrize("ruleset", ["koudian", "daqi"])
+async def test_a_watch_with_views_keeps_a_seat_current_with_its_own_view_only(server, ruleset):
+    async with channel(server.address) as chan:
+        table_id, players = await new_table(chan, ruleset)
+        watcher = players[1]
+        views: list[game_pb2.ViewResponse] = []
+
+        async def collect() -> None:
+            async for update in watcher.watch(table_id, 0, with_views=True):
+                if update.HasField("view"):
+                    views.append(update.view)
+
+        task = asyncio.create_task(collect())
+        await asyncio.wait_for(asyncio.gather(*(play_seat(p, table_id, "random", seed=i)
+                                                for i, p in enumerate(players))), 300)
+        final = await watcher.view(table_id)
+        for _ in range(100):
+            if views and views[-1].version >= final.version:
+                break
+            await asyncio.sleep(0.05)
+        task.cancel()
+        assert views and all(v.seat == 1 and v.players[1] == watcher.player_id for v in views)
+        assert [v.version for v in views] == sorted({v.version for v in views})
+        assert views[-1] == final  # the stream's last word is what GetView says
+        # Every decision the seat made came to it on the stream: a view with legal actions.
+        assert any(v.legal_actions for v in views)
