@@ -36,6 +36,7 @@ from services.server import steady_gc  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 ECHO = "/bench.Echo/Call"
 WARM_UP_S = 3.0
+TABLES_PER_CONNECTION = 50
 FAST = {"koudian": {}, "daqi": {"deal_interval_ms": 0}}  # bots bid and pass themselves
 
 
@@ -136,10 +137,17 @@ async def tables_run(address: str, pid: int, tables: int, seconds: float, pace_s
     latencies: list[float] = []
     measuring = False
     errors: list[str] = []
-    async with channel(address) as chan:
+    # A connection per TABLES_PER_CONNECTION tables: players come from many devices, and one
+    # HTTP/2 connection carrying every stream of thousands would be a bottleneck of its own.
+    channels = [channel(address, own_connection=True)
+                for _ in range(-(-tables // TABLES_PER_CONNECTION))]
+    async with contextlib.AsyncExitStack() as stack:
+        for chan in channels:
+            await stack.enter_async_context(chan)
         print(f"{label}: seating {tables} tables ...", file=sys.stderr, flush=True)
         games = []
         for n in range(tables):
+            chan = channels[n // TABLES_PER_CONNECTION]
             ruleset = rulesets[n % len(rulesets)]
             seats = 4 if ruleset == "koudian" else 5
             players = await asyncio.gather(*(Player.guest(chan, f"b{n}-{i}") for i in range(seats)))

@@ -39,14 +39,16 @@ _SERVICE_CONFIG = json.dumps({
 })
 
 
-def channel(address: str) -> grpc.aio.Channel:
-    """A channel to one node (`host:port`) or several (`host:port,host:port`); one per process
-    is enough: calls of many players share it."""
+def channel(address: str, own_connection: bool = False) -> grpc.aio.Channel:
+    """A channel to one node (`host:port`) or several (`host:port,host:port`); calls of many
+    players may share it. Channels to one address share one connection unless
+    `own_connection` (a load generator standing for many devices)."""
     target = address if "," not in address else "ipv4:" + address
     return grpc.aio.insecure_channel(target, options=[
         ("grpc.max_receive_message_length", 8 << 20),
         ("grpc.service_config", _SERVICE_CONFIG),
         ("grpc.enable_retries", 1),
+        ("grpc.use_local_subchannel_pool", int(own_connection)),
     ])
 
 
@@ -89,9 +91,10 @@ class Player:
             req.seat = seat
         return await self.game.Join(req, metadata=self.metadata)
 
-    async def ready(self, table_id: str) -> game_pb2.TableResponse:
-        return await self.game.Ready(game_pb2.TableRequest(table_id=table_id, request_id=uuid.uuid4().hex),
-                                     metadata=self.metadata)
+    async def ready(self, table_id: str, request_id: str | None = None) -> game_pb2.TableResponse:
+        return await self.game.Ready(
+            game_pb2.TableRequest(table_id=table_id, request_id=request_id or uuid.uuid4().hex),
+            metadata=self.metadata)
 
     async def view(self, table_id: str) -> game_pb2.ViewResponse:
         return await self.game.GetView(game_pb2.TableRequest(table_id=table_id), metadata=self.metadata)
@@ -119,6 +122,23 @@ async def seat_players(players: list[Player], table_id: str) -> None:
 
 Ack = Callable[[str, game_pb2.TableResponse, float], None]
 
+_CUT_OFF = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED)
+
+
+async def _persisting(call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """`call(*args, **kwargs)`, again after a short wait when its connection was cut (a node
+    killed, draining, or too busy to keep it): safe for reads and for writes carrying their
+    idempotency id."""
+    attempts = 5
+    for attempt in range(attempts):
+        try:
+            return await call(*args, **kwargs)
+        except grpc.aio.AioRpcError as err:
+            if err.code() not in _CUT_OFF or attempt == attempts - 1:
+                raise
+            await asyncio.sleep(0.2 * 2**attempt)
+    raise AssertionError("unreachable")
+
 
 async def play_seat(player: Player, table_id: str, bot: str = "greedy", seed: int = 0,
                     hands: int = 1, idle_s: float = 2.0, on_ack: Ack | None = None,
@@ -136,7 +156,7 @@ async def play_seat(player: Player, table_id: str, bot: str = "greedy", seed: in
     passing in a bid window) conflict with each other."""
     loop = asyncio.get_running_loop()
     rng = random.Random(seed)
-    reply = await player.view(table_id)
+    reply = await _persisting(player.view, table_id)
     rs = rulesets.get(reply.view.WhichOneof("ruleset"))
     choose = rs.bots[bot]
     latest = reply
@@ -165,7 +185,7 @@ async def play_seat(player: Player, table_id: str, bot: str = "greedy", seed: in
 
     async def refresh() -> None:
         nonlocal latest
-        fresh = await player.view(table_id)
+        fresh = await _persisting(player.view, table_id)
         if fresh.version >= latest.version:
             latest = fresh
 
@@ -178,7 +198,7 @@ async def play_seat(player: Player, table_id: str, bot: str = "greedy", seed: in
                 ended += 1
                 if ended >= hands:
                     break
-                await player.ready(table_id)
+                await _persisting(player.ready, table_id, uuid.uuid4().hex)
             in_hand = reply.status == "in_hand"
             if reply.legal_actions:
                 legal = [wire.action_to_command(a, reply.seat) for a in reply.legal_actions]
@@ -189,7 +209,8 @@ async def play_seat(player: Player, table_id: str, bot: str = "greedy", seed: in
                     action_id = uuid.uuid4().hex
                     try:
                         started = loop.time()
-                        ack = await player.act(table_id, wire.command_to_action(cmd), action_id=action_id)
+                        action = wire.command_to_action(cmd)
+                        ack = await _persisting(player.act, table_id, action, action_id=action_id)
                         sent += 1
                         if on_ack is not None:
                             on_ack(action_id, ack, loop.time() - started)
