@@ -16,6 +16,7 @@ import argparse
 import asyncio
 import contextlib
 import os
+import random
 import signal
 import statistics
 import subprocess
@@ -163,6 +164,7 @@ async def tables_run(address: str, pid: int, tables: int, seconds: float, pace_s
                 latencies.append(seconds_taken)
 
         async def seat(table_id: str, p: Player, i: int) -> None:
+            await asyncio.sleep(random.uniform(0, WARM_UP_S / 2))  # players arrive over time
             try:
                 await play_seat(p, table_id, "greedy", seed=i, hands=10**6, on_ack=ack,
                                 pace_s=pace_s, stop=stop)

@@ -127,8 +127,9 @@ _CUT_OFF = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED)
 
 async def _persisting(call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """`call(*args, **kwargs)`, again after a short wait when its connection was cut (a node
-    killed, draining, or too busy to keep it): safe for reads and for writes carrying their
-    idempotency id."""
+    killed, draining, or shedding load: a gRPC server cancels calls beyond its queue of pending
+    ones): safe for reads and for writes carrying their idempotency id. The waits are jittered,
+    so that players cut off together do not all come back together."""
     attempts = 5
     for attempt in range(attempts):
         try:
@@ -136,7 +137,7 @@ async def _persisting(call: Callable[..., Any], *args: Any, **kwargs: Any) -> An
         except grpc.aio.AioRpcError as err:
             if err.code() not in _CUT_OFF or attempt == attempts - 1:
                 raise
-            await asyncio.sleep(0.2 * 2**attempt)
+            await asyncio.sleep(0.2 * 2**attempt * random.uniform(0.5, 1.5))
     raise AssertionError("unreachable")
 
 

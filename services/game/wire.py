@@ -82,62 +82,83 @@ def view_to_proto(ruleset: str, view: Any) -> views_pb2.View:
 
 
 def _fill(msg: Any, obj: Any, skip: str = "") -> None:
-    """Copy a dataclass into a message field by field (the hot path of every GetView, so no
-    detour through JSON). None means "not set"; a tuple of tuples fills a repeated message whose
-    only field is itself repeated (a row per seat); a hidden entry in a list of scalars is the
-    type's empty value."""
-    fields = msg.DESCRIPTOR.fields_by_name
-    for name in _field_names(type(obj)):
+    """Copy a dataclass into a message field by field (the hot path of every view sent, so no
+    detour through JSON, and a plan per pair of types). None means "not set"; a tuple of tuples
+    fills a repeated message whose only field is itself repeated (a row per seat); a hidden
+    entry in a list of scalars is the type's empty value."""
+    for name, kind, extra in _plan(type(obj), msg.DESCRIPTOR, skip):
         value = getattr(obj, name)
-        if value is None or name == skip:
+        if value is None:
             continue
-        field = fields[name]
-        sub = field.message_type
-        if sub is None:
-            if field.is_repeated:
-                getattr(msg, name).extend(_scalars(value, field))
-            else:
-                setattr(msg, name, _scalar(value))
-        elif field.is_repeated:
-            container = getattr(msg, name)
-            row_field = sub.fields[0] if len(sub.fields) == 1 and sub.fields[0].is_repeated else None
-            for item in value:
-                entry = container.add()
-                if row_field is not None and isinstance(item, tuple):
-                    if row_field.message_type is None:
-                        getattr(entry, row_field.name).extend(_scalars(item, row_field))
-                    else:
-                        rows = getattr(entry, row_field.name)
-                        for cell in item:
-                            _fill(rows.add(), cell)
-                else:
-                    _fill(entry, item)
-        else:
+        if kind is _SCALAR:
+            setattr(msg, name, _scalar(value))
+        elif kind is _SCALARS:
+            getattr(msg, name).extend([extra if v is None else _scalar(v) for v in value])
+        elif kind is _MESSAGE:
             part = getattr(msg, name)
             part.SetInParent()
             _fill(part, value)
+        else:
+            container = getattr(msg, name)
+            for item in value:
+                entry = container.add()
+                if kind is _MESSAGES or not isinstance(item, tuple):
+                    _fill(entry, item)
+                elif kind is _ROWS_OF_SCALARS:
+                    row_name, empty = extra
+                    getattr(entry, row_name).extend([empty if v is None else _scalar(v) for v in item])
+                else:
+                    rows = getattr(entry, extra)
+                    for cell in item:
+                        _fill(rows.add(), cell)
 
 
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+_SCALAR, _SCALARS, _MESSAGE, _MESSAGES, _ROWS_OF_SCALARS, _ROWS_OF_MESSAGES = (
+    "scalar", "scalars", "message", "messages", "rows of scalars", "rows of messages")
+_PLANS: dict[tuple[type, str, str], tuple[tuple[str, str, Any], ...]] = {}
 
 
-def _field_names(cls: type) -> tuple[str, ...]:
-    names = _FIELD_NAMES.get(cls)
-    if names is None:
-        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
-    return names
+def _plan(cls: type, descriptor: Any, skip: str) -> tuple[tuple[str, str, Any], ...]:
+    """How each field of `cls` but `skip` goes into the message `descriptor`: (name, kind, extra)."""
+    key = (cls, descriptor.full_name, skip)
+    plan = _PLANS.get(key)
+    if plan is not None:
+        return plan
+    steps: list[tuple[str, str, Any]] = []
+    for name in (f.name for f in dataclasses.fields(cls) if f.name != skip):
+        field = descriptor.fields_by_name[name]
+        sub = field.message_type
+        if sub is None:
+            steps.append((name, _SCALARS, _DEFAULTS.get(field.type, "")) if field.is_repeated
+                         else (name, _SCALAR, None))
+        elif not field.is_repeated:
+            steps.append((name, _MESSAGE, None))
+        elif len(sub.fields) == 1 and sub.fields[0].is_repeated:
+            row = sub.fields[0]
+            if row.message_type is None:
+                steps.append((name, _ROWS_OF_SCALARS, (row.name, _DEFAULTS.get(row.type, ""))))
+            else:
+                steps.append((name, _ROWS_OF_MESSAGES, row.name))
+        else:
+            steps.append((name, _MESSAGES, None))
+    plan = _PLANS[key] = tuple(steps)
+    return plan
+
+
+_TEXT: dict[Any, Any] = {}  # tiles and cards as notation: a few hundred values, made once each
 
 
 def _scalar(value: Any) -> Any:
     kind = type(value)
     if kind is int or kind is str or kind is bool or kind is float:
         return value
-    return to_json(value)  # tiles and cards as notation, bytes as hex, enums by value
-
-
-def _scalars(values: Any, field: Any) -> list[Any]:
-    empty = _DEFAULTS.get(field.type, "")
-    return [empty if v is None else _scalar(v) for v in values]
+    key = (kind, value)  # a tile and a card may be equal as numbers, never as notation
+    text = _TEXT.get(key)
+    if text is None:
+        text = to_json(value)  # tiles and cards as notation, bytes as hex, enums by value
+        if len(_TEXT) < 10_000:
+            _TEXT[key] = text
+    return text
 
 
 def view_from_proto(ruleset: str, msg: views_pb2.View, view_cls: type) -> Any:
