@@ -221,8 +221,7 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
         had_legal, status = True, None
         async for batch in self.tables.watch(table_id, seat, request.from_version):
             update = game_pb2.TableUpdate(version=batch.version, events=[
-                game_pb2.TableEvent(version=version, type=name, data_json=json.dumps(data, ensure_ascii=False))
-                for version, (name, _, data) in ((v, encode(ev)) for v, ev in batch.events)])
+                _event(version, ev, batch.encoded) for version, ev in batch.events])
             if request.with_views:
                 table = batch.table
                 legal = legal_actions(table, seat)
@@ -236,6 +235,15 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
                 had_legal, status = bool(legal), table.status
             if update.events or update.HasField("view"):
                 yield update
+
+
+def _event(version: int, ev: Any, encoded: dict[int, tuple[Any, Any]]) -> game_pb2.TableEvent:
+    known = encoded.get(id(ev))
+    if known is None or known[0] is not ev:
+        name, _, data = encode(ev)
+        known = encoded[id(ev)] = (ev, (name, json.dumps(data, ensure_ascii=False)))
+    name, data_json = known[1]
+    return game_pb2.TableEvent(version=version, type=name, data_json=data_json)
 
 
 def legal_actions(table: Table, seat: int | None) -> list[Any]:

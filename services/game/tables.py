@@ -112,6 +112,9 @@ class Batch:
     events: list[tuple[int, Any]]
     table: Table
     actor: str = ""
+    # Shared by every watcher of one command on this node: an event all of them may see whole
+    # is put into words once (keyed by id, holding the event so that the id stays its own).
+    encoded: dict[int, tuple[Any, Any]] = field(default_factory=dict, compare=False)
 
 
 _MOVED = None  # told to local watchers when this node stops serving their table
@@ -484,7 +487,7 @@ class TableService:
             last = table.version
         while True:
             try:
-                batch = await asyncio.wait_for(queue.get(), poll_s)
+                batch = queue.get_nowait() if not queue.empty() else await _get(queue, poll_s)
             except TimeoutError:
                 if table_id in self.leases.held:
                     continue
@@ -494,7 +497,7 @@ class TableService:
             if batch.version <= last:
                 continue
             # Batches arrive in commit order, each right after the one before.
-            yield Batch(batch.version, shown(batch.events), batch.table, batch.actor)
+            yield Batch(batch.version, shown(batch.events), batch.table, batch.actor, batch.encoded)
             last = batch.version
 
     async def _watch_remote(self, table_id: str, seat: int | None, last: int,
@@ -522,7 +525,7 @@ class TableService:
         try:
             while True:
                 try:
-                    items = [await asyncio.wait_for(queue.get(), poll_s)]
+                    items = [await _get(queue, poll_s)]
                 except TimeoutError:
                     items = []
                 while not queue.empty():
@@ -588,6 +591,12 @@ class TableService:
         if records:
             self._last_event_ms[table_id] = int(records[-1].recorded_at.timestamp() * 1000)
         return table
+
+
+async def _get(queue: asyncio.Queue[Any], timeout_s: float) -> Any:
+    """The queue's next item, or TimeoutError (asyncio.wait_for would start a task per item)."""
+    async with asyncio.timeout(timeout_s):
+        return await queue.get()
 
 
 def _shown(table: Table, seat: int | None) -> Callable[[list[tuple[int, Any]]], list[tuple[int, Any]]]:
