@@ -179,9 +179,10 @@ async def tables_run(address: str, pid: int, tables: int, seconds: float, pace_s
         await asyncio.sleep(WARM_UP_S)
         measuring = True
         cpu0, t0, bots0 = _cpu_seconds(pid), time.monotonic(), time.process_time()
-        if profile:  # the server's collapsed stacks while it plays (needs py-spy on the PATH)
+        if profile:  # the server's collapsed stacks while it plays (py-spy: `make bench` installs it)
+            beside = Path(sys.executable).with_name("py-spy")
             spy = await asyncio.create_subprocess_exec(
-                "py-spy", "record", "--pid", str(pid), "--format", "raw", "--rate", "200",
+                str(beside) if beside.exists() else "py-spy", "record", "--pid", str(pid), "--format", "raw", "--rate", "200",
                 "--duration", str(max(1, int(seconds) - 1)), "-o", profile,
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         await asyncio.sleep(seconds)
@@ -251,6 +252,7 @@ async def main_async(args: argparse.Namespace) -> int:
         "echo_rps": round(echo["rps"], 1), "ratio_vs_echo": round(fast["actions_per_s"] / echo["rps"], 3),
         "paced_tables": args.paced_tables, "paced_actions_per_s": round(paced["actions_per_s"], 1),
         "paced_p99_ms": round(paced["p99_ms"], 2), "paced_server_cpu": round(paced["server_cpu"], 2),
+        "paced_bots_cpu": round(paced["bots_cpu"], 2),
     }
     print(table(["run", "tables", "calls/s", "p50 ms", "p99 ms", "server CPU (cores)", "bots CPU"], [
         ["game, full speed", args.tables, fast["actions_per_s"], fast["p50_ms"], fast["p99_ms"], fast["server_cpu"],
@@ -275,6 +277,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--profile", metavar="FILE",
                    help="record the server at full speed with py-spy (collapsed stacks, for flame graphs)")
     args = p.parse_args(argv)
+    unknown = sorted(set(args.rulesets) - set(FAST))
+    if unknown:
+        p.error(f"unknown ruleset(s) {', '.join(unknown)}; choose from {', '.join(FAST)}")
     if args.quick:
         args.tables, args.paced_tables, args.seconds = 20, 100, 5.0
     return asyncio.run(main_async(args))

@@ -147,10 +147,10 @@ async def play_seat(player: Player, table_id: str, bot: str = "greedy", seed: in
     """Act for this player's seat with a bot until `hands` hands have ended (or the match is
     over, or `stop` is set); returns how many actions it sent. Like a real client it learns its
     view from its Watch stream (asking GetView only at the start, after a rejected action, and
-    when the stream has been quiet for `idle_s`). `on_ack` hears of every acknowledged action (its id, the
-    reply, the seconds it took); `pace_s` is a mean think time: the seat acts half to one and
-    a half times that long after it learns of a decision (a human pace for load tests; never
-    all seats of all tables in step).
+    when the stream has been quiet for `idle_s`). `on_ack` hears of every acknowledged action
+    (its id, the reply, the seconds it took); `pace_s` is a mean think time: the seat acts half
+    to one and a half times that long after it learns of a decision (a human pace for load
+    tests; never all seats of all tables in step).
 
     Actions are not pinned to the version they were decided on: the server checks that each is
     legal when it arrives, and a pinned version would make simultaneous answers (every seat
