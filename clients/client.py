@@ -192,6 +192,7 @@ async def play_seat(player: Player, table_id: str, bot: str = "greedy", seed: in
 
     pumping = asyncio.create_task(pump())
     sent = ended = 0
+    acted_on, floor = None, 0
     in_hand = reply.status == "in_hand"
     try:
         while reply.status != "match_over" and not (stop is not None and stop.is_set()):
@@ -201,7 +202,9 @@ async def play_seat(player: Player, table_id: str, bot: str = "greedy", seed: in
                     break
                 await _persisting(player.ready, table_id, uuid.uuid4().hex)
             in_hand = reply.status == "in_hand"
-            if reply.legal_actions:
+            # A view older than this seat's last acknowledged action (one still in flight when
+            # it acted) offers a decision already spent.
+            if reply.legal_actions and reply is not acted_on and reply.version >= floor:
                 legal = [wire.action_to_command(a, reply.seat) for a in reply.legal_actions]
                 cmd = choose(engine_view(rs, reply), legal, rng)
                 if cmd is not None:
@@ -213,6 +216,7 @@ async def play_seat(player: Player, table_id: str, bot: str = "greedy", seed: in
                         action = wire.command_to_action(cmd)
                         ack = await _persisting(player.act, table_id, action, action_id=action_id)
                         sent += 1
+                        acted_on, floor = reply, ack.version  # its decision is spent
                         if on_ack is not None:
                             on_ack(action_id, ack, loop.time() - started)
                     except grpc.aio.AioRpcError as err:
