@@ -22,7 +22,7 @@ from .records import START, GlobalPosition, RecordedEvent, Snapshot
 from .store import EventStore, Handler
 
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
-NOTIFY_INTERVAL = 0.005
+NOTIFY_INTERVAL = 0.02  # at most 50 wake-ups a second per process; subscribers also poll
 # Errors meaning another transaction appended to one of the batch's streams first; the
 # statement was rolled back as a whole, so each append can simply be tried again on its own.
 _RACED = (psycopg.errors.UniqueViolation, psycopg.errors.DeadlockDetected)

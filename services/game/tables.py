@@ -409,6 +409,9 @@ class TableService:
     async def serve(self, table_id: str) -> Table:
         """The table as its writer sees it: this node takes it over if no node serves it, and
         raises NotHolder if another one does."""
+        cached = self._cache.get(table_id)
+        if cached is not None and table_id in self.leases.held:
+            return cached  # every write goes through this node: its copy is the latest
         async with self._lock(table_id):
             await self._hold(table_id)
             try:
