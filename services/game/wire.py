@@ -51,7 +51,7 @@ def action_to_command(action: actions_pb2.Action, seat: int) -> Any:
     name = f"{family}.{_camel(kind)}"
     if not is_registered(name, "command"):
         raise BadRequest(f"{name} is not an action this server knows")
-    data = json_format.MessageToDict(getattr(group, kind), preserving_proto_field_name=True)
+    data = _to_dict(getattr(group, kind), every_field=False)
     data["seat"] = seat
     try:
         return message_from_json({"type": name, "data": data})
@@ -164,15 +164,35 @@ def _scalar(value: Any) -> Any:
 def view_from_proto(ruleset: str, msg: views_pb2.View, view_cls: type) -> Any:
     """The engine view back from its message (the Python reference client feeds it to bots)."""
     target = getattr(msg, ruleset)
-    data = json_format.MessageToDict(target, preserving_proto_field_name=True,
-                                     always_print_fields_with_no_presence=True)
-    data = _unshape(data, target.DESCRIPTOR)
+    data = _unshape(_to_dict(target, every_field=True), target.DESCRIPTOR)
     for f in dataclasses.fields(view_cls):
         # A repeated field cannot say "not shown" apart from "empty": where the view's own
         # default is None (the bottom you may not see), empty means not shown.
         if f.default is None and data.get(f.name) == []:
             data[f.name] = None
     return from_json(view_cls, data)
+
+
+def _to_dict(msg: Any, every_field: bool) -> dict[str, Any]:
+    """A message as a dict by field name, like json_format.MessageToDict with proto field names
+    (`every_field`: with fields that have no presence at their defaults) but several times
+    faster, and with integers left integers. Unset fields with presence are left out."""
+    out: dict[str, Any] = {}
+    for field in msg.DESCRIPTOR.fields:
+        name = field.name
+        if field.is_repeated:
+            value = getattr(msg, name)
+            if not value and not every_field:
+                continue
+            out[name] = ([_to_dict(v, every_field) for v in value] if field.message_type is not None
+                         else list(value))
+        elif field.has_presence:
+            if msg.HasField(name):
+                value = getattr(msg, name)
+                out[name] = _to_dict(value, every_field) if field.message_type is not None else value
+        elif every_field or getattr(msg, name) != field.default_value:
+            out[name] = getattr(msg, name)
+    return out
 
 
 def _unshape(data: Any, descriptor: Any) -> Any:
