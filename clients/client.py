@@ -147,7 +147,8 @@ async def play_seat(player: Player, table_id: str, bot: str = "greedy", seed: in
     """Act for this player's seat with a bot until `hands` hands have ended (or the match is
     over, or `stop` is set); returns how many actions it sent. Like a real client it learns its
     view from its Watch stream (asking GetView only at the start, after a rejected action, and
-    when the stream has been quiet for `idle_s`). `on_ack` hears of every acknowledged action
+    when the stream has been quiet for `idle_s`, then twice as long each time it was only
+    quiet). `on_ack` hears of every acknowledged action
     (its id, the reply, the seconds it took); `pace_s` is a mean think time: the seat acts half
     to one and a half times that long after it learns of a decision (a human pace for load
     tests; never all seats of all tables in step).
@@ -193,6 +194,7 @@ async def play_seat(player: Player, table_id: str, bot: str = "greedy", seed: in
     pumping = asyncio.create_task(pump())
     sent = ended = 0
     acted_on, floor = None, 0
+    quiet_s, quiet_mark = idle_s, heard
     in_hand = reply.status == "in_hand"
     try:
         while reply.status != "match_over" and not (stop is not None and stop.is_set()):
@@ -228,11 +230,21 @@ async def play_seat(player: Player, table_id: str, bot: str = "greedy", seed: in
                 pumping.result()  # the watch failed for good: raise its error
             if latest is reply:
                 try:
-                    await asyncio.wait_for(news.wait(), idle_s)
+                    await asyncio.wait_for(news.wait(), quiet_s)
                 except TimeoutError:
-                    if loop.time() - heard > idle_s:  # a quiet stream may be a broken one
+                    if loop.time() - heard > quiet_s:
+                        # A quiet stream may be a stuck one (its node frozen): look directly.
+                        # If the table has not moved past the stream, it was only quiet, and
+                        # the next look waits twice as long, so that a slow table is not
+                        # asked again and again; if it has, the stream starts over.
                         await refresh()
+                        if latest.version > seen:
+                            pumping.cancel()
+                            pumping = asyncio.create_task(pump())
+                        quiet_s, quiet_mark = min(quiet_s * 2, 30.0), heard
                 news.clear()
+            if heard > quiet_mark:  # the stream spoke since: back to the first wait
+                quiet_s = idle_s
             reply = latest
     finally:
         pumping.cancel()
