@@ -123,6 +123,7 @@ async def seat_players(players: list[Player], table_id: str) -> None:
 Ack = Callable[[str, game_pb2.TableResponse, float], None]
 
 _CUT_OFF = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED)
+STUCK_STREAM_S = 5.0
 
 
 async def _persisting(call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
@@ -130,14 +131,14 @@ async def _persisting(call: Callable[..., Any], *args: Any, **kwargs: Any) -> An
     killed, draining, or shedding load: a gRPC server cancels calls beyond its queue of pending
     ones): safe for reads and for writes carrying their idempotency id. The waits are jittered,
     so that players cut off together do not all come back together."""
-    attempts = 5
+    attempts = 8  # about 20 s in all: longer than a dead node's tables take to move
     for attempt in range(attempts):
         try:
             return await call(*args, **kwargs)
         except grpc.aio.AioRpcError as err:
             if err.code() not in _CUT_OFF or attempt == attempts - 1:
                 raise
-            await asyncio.sleep(0.2 * 2**attempt * random.uniform(0.5, 1.5))
+            await asyncio.sleep(min(0.2 * 2**attempt, 5.0) * random.uniform(0.5, 1.5))
     raise AssertionError("unreachable")
 
 
@@ -233,12 +234,12 @@ async def play_seat(player: Player, table_id: str, bot: str = "greedy", seed: in
                     await asyncio.wait_for(news.wait(), quiet_s)
                 except TimeoutError:
                     if loop.time() - heard > quiet_s:
-                        # A quiet stream may be a stuck one (its node frozen): look directly.
-                        # If the table has not moved past the stream, it was only quiet, and
-                        # the next look waits twice as long, so that a slow table is not
-                        # asked again and again; if it has, the stream starts over.
+                        # A quiet stream may be a stuck one (its node frozen): look directly,
+                        # and look again twice as late each time, so that a slow table is not
+                        # asked again and again. A stream silent for long while the table
+                        # moved on starts over (a busy node's stream merely lags).
                         await refresh()
-                        if latest.version > seen:
+                        if latest.version > seen and loop.time() - heard > STUCK_STREAM_S:
                             pumping.cancel()
                             pumping = asyncio.create_task(pump())
                         quiet_s, quiet_mark = min(quiet_s * 2, 30.0), heard
