@@ -25,7 +25,7 @@ from typing import Any
 
 from engine.core.contract import Status
 from engine.core.errors import RuleViolation
-from engine.core.messages import decode, encode, message_to_json
+from engine.core.messages import decode, message_to_json
 from services.eventstore import Fenced, NewEvent, WrongExpectedVersion
 from services.game import table as tables
 from services.game.leases import Leases, NotHolder
@@ -90,10 +90,10 @@ def new_table_id() -> str:
     return STREAM_PREFIX + uuid.uuid4().hex[:16]
 
 
-def encode_payload(version: int, ev: Any) -> bytes:
-    """An event as fanned out to every node (unredacted: each watcher redacts for its seat)."""
-    name, schema, data = encode(ev)
-    return json.dumps({"version": version, "type": name, "schema": schema, "data": data},
+def encode_payload(version: int, ev: NewEvent) -> bytes:
+    """An event as fanned out to every node (unredacted: each watcher redacts for its seat),
+    from its encoding for the store."""
+    return json.dumps({"version": version, "type": ev.type, "schema": ev.schema_version, "data": ev.data},
                       separators=(",", ":"), ensure_ascii=False).encode()
 
 
@@ -202,7 +202,7 @@ class TableService:
                 base = table.version - len(events)
                 self._tell_local(table_id, Batch(table.version, [(base + n, ev) for n, ev in enumerate(events, 1)],
                                                  table, actor))
-                await self._after_commit(table, events, table.version - len(events), before)
+                await self._after_commit(table, new, table.version - len(events), before)
                 COMMAND_LATENCY.observe((self.clock_ms() - started) / 1000)
                 return Outcome(table, table.version, events)
             raise VersionConflict(-1, (await self._load(table_id, must_exist=True)).version)
@@ -290,15 +290,15 @@ class TableService:
     async def _already_applied(self, table_id: str, command_id: str) -> bool:
         return await self.store.command_version(table_id, command_id) is not None
 
-    async def _after_commit(self, table: Table, events: list[Any], first_version: int,
+    async def _after_commit(self, table: Table, new: list[NewEvent], first_version: int,
                             status_before: Status | None) -> None:
         published = [Published(first_version + n, encode_payload(first_version + n, ev))
-                     for n, ev in enumerate(events, start=1)]
+                     for n, ev in enumerate(new, start=1)]
         await self.live.update_table(table.table_id, published,
                                      LiveView(table.version, public_view(table)),
                                      self._turn(table, self.clock_ms()))
         status = table.status
-        if any(isinstance(ev, tables.TableCreated) for ev in events):
+        if first_version == 0:  # the command created the table
             await self.live.mark_live(table.table_id)
         if status is Status.MATCH_OVER:
             await self.live.unmark_live(table.table_id)
