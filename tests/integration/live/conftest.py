@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from services.live import LiveState, open_live_state
+from services.live import LiveState, Published, open_live_state
 
 
 class FakeClock:
@@ -92,3 +92,17 @@ def pass_time(backend: str, clock: FakeClock) -> Callable[[int], Awaitable[None]
             await asyncio.sleep(ms / 1000)
 
     return pass_
+
+
+async def collect(live: LiveState, table_id: str, after: int, count: int) -> list[Published]:
+    """The next `count` messages a listener gets (generous wait: delivery is live, not timed)."""
+    out: list[Published] = []
+
+    async def run() -> None:
+        async for message in live.listen(table_id, after):
+            out.append(message)
+            if len(out) == count:
+                return
+
+    await asyncio.wait_for(run(), timeout=10)
+    return out

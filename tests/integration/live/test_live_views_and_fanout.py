@@ -8,20 +8,7 @@ import uuid
 import pytest
 
 from services.live import LiveState, LiveStateUnavailable, Published, View, open_live_state
-
-
-async def collect(live: LiveState, table_id: str, after: int, count: int) -> list[Published]:
-    """The next `count` messages a listener gets (generous wait: delivery is live, not timed)."""
-    out: list[Published] = []
-
-    async def run() -> None:
-        async for message in live.listen(table_id, after):
-            out.append(message)
-            if len(out) == count:
-                return
-
-    await asyncio.wait_for(run(), timeout=10)
-    return out
+from tests.integration.live.conftest import collect
 
 
 async def test_a_table_without_a_cached_view_has_none(live: LiveState) -> None:
