@@ -4,8 +4,10 @@ position, and never sees one twice, however many writers race."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from collections import defaultdict
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import psycopg
 import pytest
@@ -15,6 +17,18 @@ from services.eventstore import RecordedEvent, WrongExpectedVersion
 from .events import moved
 
 pytestmark = pytest.mark.integration
+
+
+@contextlib.asynccontextmanager
+async def _slow_writer(postgres_url: str, schema: str) -> AsyncIterator[Callable[[], Awaitable[None]]]:
+    """A writer that takes a position (stream 'slow', version 1) first and commits last, when
+    the caller calls what it yields."""
+    async with await psycopg.AsyncConnection.connect(postgres_url, options=f"-c search_path={schema}") as slow:
+        await slow.execute(
+            "INSERT INTO events (stream_id, version, type, schema_version, data)"
+            " VALUES ('slow', 1, 'test.store.Moved', 1, '{\"n\": 1}')"
+        )
+        yield slow.commit
 
 
 async def _write(store, writer: int, appends: int, rng: random.Random) -> int:
@@ -99,18 +113,11 @@ async def test_an_event_that_commits_late_with_a_lower_position_is_not_skipped(
     store = pg_store
     await store.append("before", 0, [moved(0)])
     (first,) = await store.read_all()
-    async with await psycopg.AsyncConnection.connect(
-        postgres_url, options=f"-c search_path={pg_schema}"
-    ) as slow:
-        # A writer that takes a position first and commits last.
-        async with slow.transaction():
-            await slow.execute(
-                "INSERT INTO events (stream_id, version, type, schema_version, data)"
-                " VALUES ('slow', 1, 'test.store.Moved', 1, '{\"n\": 1}')"
-            )
-            await store.append("fast", 0, [moved(2)])
-            # The fast event is committed, but reading past it now could skip the slow one.
-            assert await store.read_all(first.position) == []
+    async with _slow_writer(postgres_url, pg_schema) as commit:
+        await store.append("fast", 0, [moved(2)])
+        # The fast event is committed, but reading past it now could skip the slow one.
+        assert await store.read_all(first.position) == []
+        await commit()
         after = await store.read_all(first.position)
     assert [e.stream_id for e in after] == ["slow", "fast"]
     slow_row, fast_row = after
@@ -127,16 +134,10 @@ async def test_a_subscriber_waits_for_the_late_event_then_delivers_both_in_order
         delivered.extend(e.stream_id for e in events)
 
     subscription = store.subscribe("s", handler)
-    async with await psycopg.AsyncConnection.connect(
-        postgres_url, options=f"-c search_path={pg_schema}"
-    ) as slow:
-        async with slow.transaction():
-            await slow.execute(
-                "INSERT INTO events (stream_id, version, type, schema_version, data)"
-                " VALUES ('slow', 1, 'test.store.Moved', 1, '{\"n\": 1}')"
-            )
-            await store.append("fast", 0, [moved(2)])
-            assert await subscription.catch_up() == 0
+    async with _slow_writer(postgres_url, pg_schema) as commit:
+        await store.append("fast", 0, [moved(2)])
+        assert await subscription.catch_up() == 0
+        await commit()
         assert await subscription.catch_up() == 2
     assert delivered == ["slow", "fast"]
 
