@@ -1,0 +1,134 @@
+"""混 (the wild): which kind it is, and which natural hands a hand with 混 can stand for.
+
+A hand's fans are the best over every assignment of tiles to its 混 that wins. Rather than try all
+34^k assignments, `completions` lists only the natural hands some winning shape reaches: the
+standard shape through the mahjong core's wild-aware decompositions (a 混 takes a tile only where
+it completes a set or the pair), and the special shapes (seven pairs, thirteen orphans, the
+knitted hands) by filling their few missing tiles. The answer depends only on the hand's shape, so
+it is cached per shape. A 混 never stands for a fifth copy of a tile (see engine.jj.mcr).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from functools import lru_cache
+from itertools import combinations, combinations_with_replacement, permutations
+
+from engine.mahjong.decompose import decompositions
+from engine.mahjong.hand import is_win
+from engine.mahjong.tiles import Tile, tile
+
+_HONOR_CYCLE = (27, 28, 29, 30, 31, 32, 33, 27)  # 东 南 西 北 中 發 白, then 东 again
+
+
+def wild_after(indicator: int) -> Tile:
+    """The 混 kind an indicator turns up: the next kind, numbers wrapping in their suit (9m → 1m),
+    honors in the cycle 东 南 西 北 中 發 白 (白 → 东)."""
+    if indicator < 27:
+        return tile(indicator - indicator % 9 + (indicator % 9 + 1) % 9)
+    return tile(_HONOR_CYCLE[_HONOR_CYCLE.index(indicator) + 1])
+
+
+ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+HONORS = tuple(range(27, 34))
+KNITTED = tuple(
+    tuple(sorted(9 * suit + start + 3 * k for suit, start in zip(suits, range(3), strict=True) for k in range(3)))
+    for suits in permutations(range(3))
+)
+"""The six knitted straights (组合龙): 147 258 369 spread over the three suits in some order."""
+
+
+Counts = tuple[int, ...]
+
+
+@lru_cache(maxsize=16384)
+def completions(naturals: Counts, wilds: int, melds: int, in_melds: Counts) -> tuple[Counts, ...]:
+    """Every distinct natural hand (34 counts, concealed tiles only) that `naturals` plus `wilds`
+    混 complete into a winning shape, with no tile beyond four copies counting `in_melds`."""
+    if wilds == 0:
+        return (naturals,)
+    found: set[Counts] = set()
+    for full in _candidates(naturals, wilds, melds):
+        if all(n + m <= 4 for n, m in zip(full, in_melds, strict=True)):
+            found.add(full)
+    return tuple(sorted(found))
+
+
+def _add(naturals: Sequence[int], extra: Sequence[int]) -> Counts:
+    c = list(naturals)
+    for t in extra:
+        c[t] += 1
+    return tuple(c)
+
+
+def _candidates(naturals: Counts, wilds: int, melds: int) -> Iterator[Counts]:
+    for d in decompositions(naturals, wilds, melds):
+        yield _add(naturals, d.wild_for)
+    if melds == 0:
+        yield from _seven_pairs(naturals, wilds)
+        yield from _thirteen_orphans(naturals, wilds)
+        yield from _honors_and_knitted(naturals, wilds)
+    if melds <= 1:
+        yield from _knitted_straight(naturals, wilds, melds)
+
+
+def _seven_pairs(naturals: Counts, wilds: int) -> Iterator[Counts]:
+    singles = [t for t, n in enumerate(naturals) if n % 2]
+    spare = wilds - len(singles)
+    if sum(naturals) + wilds != 14 or spare < 0:
+        return
+    matched = _add(naturals, singles)
+    for kinds in combinations_with_replacement(range(34), spare // 2):
+        yield _add(matched, [t for t in kinds for _ in range(2)])
+
+
+def _thirteen_orphans(naturals: Counts, wilds: int) -> Iterator[Counts]:
+    if sum(naturals) + wilds != 14 or any(naturals[t] for t in range(34) if t not in ORPHANS):
+        return
+    if any(naturals[t] > 2 for t in ORPHANS) or sum(naturals[t] == 2 for t in ORPHANS) > 1:
+        return
+    filled = _add(naturals, [t for t in ORPHANS if not naturals[t]])
+    if sum(filled) == 14:
+        yield filled
+    elif sum(filled) == 13:
+        for t in ORPHANS:
+            yield _add(filled, [t])
+
+
+def _honors_and_knitted(naturals: Counts, wilds: int) -> Iterator[Counts]:
+    """全不靠 / 七星不靠: fourteen different tiles among one knitted straight's nine and the honors."""
+    if sum(naturals) + wilds != 14 or any(n > 1 for n in naturals):
+        return
+    for knit in KNITTED:
+        allowed = knit + HONORS
+        if any(naturals[t] for t in range(34) if t not in allowed):
+            continue
+        for extra in combinations([t for t in allowed if not naturals[t]], wilds):
+            yield _add(naturals, extra)
+
+
+def _knitted_straight(naturals: Counts, wilds: int, melds: int) -> Iterator[Counts]:
+    """组合龙 with a set and the pair: the straight's tiles natural where held (a 混 in its place
+    could only stand for the same tile elsewhere), the rest through the standard shape."""
+    for knit in KNITTED:
+        missing = [t for t in knit if not naturals[t]]
+        left = wilds - len(missing)
+        if left < 0:
+            continue
+        rest = list(naturals)
+        for t in knit:
+            if rest[t]:
+                rest[t] -= 1
+        if not is_win(rest, left, melds + 3):
+            continue
+        base = _add(naturals, missing)
+        for d in decompositions(tuple(rest), left, melds + 3):
+            yield _add(base, d.wild_for)
+
+
+def brute_force(naturals: Counts, wilds: int, in_melds: Counts) -> Iterator[Counts]:
+    """Every substitution of the 混, unpruned (the reference the search is tested against)."""
+    for kinds in combinations_with_replacement(range(34), wilds):
+        full = _add(naturals, kinds)
+        if all(n + m <= 4 for n, m in zip(full, in_melds, strict=True)):
+            yield full

@@ -1,0 +1,157 @@
+"""A win's fans: the best, over every assignment of the 混 that wins, of the MCR fans plus the JJ
+additions after jj's exclusions (jj.md: "the maximum over every assignment").
+
+For each natural hand `engine.jj.hun.completions` lists, PyMahjongGB reads the MCR fans (it takes
+the best reading of that natural hand itself); the additions that look at the pair or the chows
+take the best reading of their own. A winning tile that is itself a 混 (a self-drawn 混) may be
+any of the tiles the 混 stand for, so each is tried.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.core.messages import value
+from engine.jj import hun, mcr
+from engine.jj.fans import ADDITIONS, EXCLUDES, Fan, Situation, Win, value_of
+from engine.mahjong.decompose import Decomposition
+from engine.mahjong.melds import Meld
+from engine.mahjong.tiles import Tile, tile
+
+NOT_COUNTED = ("报听", "无混")
+"""Fans that do not count toward the minimum (jj.md)."""
+
+
+@value("jj.Scored")
+class Scored:
+    """A win's fans with their values, the fans jj's exclusions removed, the total, the part of it
+    that counts toward the minimum, and what each 混 stood for (`win_as`: what the winning tile
+    counted as)."""
+
+    fans: tuple[Fan, ...]
+    excluded: tuple[str, ...]
+    total: int
+    counted: int
+    wild_for: tuple[Tile, ...]
+    win_as: Tile
+
+
+def best_win(
+    concealed: Sequence[int],
+    wild: int | None,
+    melds: tuple[Meld, ...],
+    seat: int,
+    win_tile: int,
+    situation: Situation,
+    visible: Sequence[int] = (0,) * 34,
+) -> Scored | None:
+    """The best scoring of a winning hand, or None when no assignment of its 混 wins.
+
+    `concealed` is the 34 counts of the concealed tiles, the winning tile included (a 混 counted as
+    its own kind, `wild`; None at a table without 混); `visible` counts the tiles seen outside this
+    hand (rivers and every meld), for 和绝张."""
+    naturals = list(concealed)
+    wilds = 0
+    if wild is not None:
+        wilds, naturals[wild] = naturals[wild], 0
+    return _best(tuple(naturals), wilds, melds, seat, win_tile == wild, win_tile, situation, tuple(visible))
+
+
+def _best(
+    naturals: tuple[int, ...],
+    wilds: int,
+    melds: tuple[Meld, ...],
+    seat: int,
+    wild_wins: bool,
+    win_tile: int,
+    situation: Situation,
+    visible: tuple[int, ...],
+    brute_force: bool = False,
+) -> Scored | None:
+    in_melds = [0] * 34
+    for m in melds:
+        for t in m.tiles:
+            in_melds[t] += 1
+    packs = tuple(mcr.pack_of(m, seat) for m in melds)
+    if brute_force:
+        fulls = tuple(hun.brute_force(naturals, wilds, tuple(in_melds)))
+    else:
+        fulls = hun.completions(naturals, wilds, len(melds), tuple(in_melds))
+    best: Scored | None = None
+    for full in fulls:
+        stood_for = [t for t in range(34) for _ in range(full[t] - naturals[t])]
+        for win_as in sorted(set(stood_for)) if wild_wins else (win_tile,):
+            scored = _score_natural(full, wilds, melds, packs, tuple(stood_for), win_as, situation, visible)
+            if scored is not None and (best is None or scored.total > best.total):
+                best = scored
+    return best
+
+
+def best_by_brute_force(
+    concealed: Sequence[int],
+    wild: int,
+    melds: tuple[Meld, ...],
+    seat: int,
+    win_tile: int,
+    situation: Situation,
+    visible: Sequence[int] = (0,) * 34,
+) -> Scored | None:
+    """`best_win` by trying every substitution of the 混 (the reference the search is held to)."""
+    naturals = list(concealed)
+    wilds, naturals[wild] = naturals[wild], 0
+    return _best(tuple(naturals), wilds, melds, seat, win_tile == wild, win_tile, situation, tuple(visible), True)
+
+
+def _score_natural(
+    full: tuple[int, ...],
+    wilds: int,
+    melds: tuple[Meld, ...],
+    packs: tuple[mcr.Pack, ...],
+    stood_for: tuple[int, ...],
+    win_as: int,
+    situation: Situation,
+    visible: tuple[int, ...],
+) -> Scored | None:
+    found = mcr.mcr_fans(
+        packs,
+        full,
+        win_as,
+        situation.self_drawn,
+        visible[win_as] == 3,
+        situation.about_kong,
+        situation.wall_last,
+        situation.seat_wind,
+        situation.round_wind,
+    )
+    if found is None:
+        return None
+    return _combine(found, Win(full, wilds, melds, situation), tuple(tile(t) for t in stood_for), tile(win_as))
+
+
+def _combine(found: tuple[tuple[str, int, int], ...], w: Win, wild_for: tuple[Tile, ...], win_as: Tile) -> Scored:
+    base = [Fan(name, v, n) for name, v, n in found]
+    best: Scored | None = None
+    for d in w.readings:
+        scored = _apply_exclusions(base + _additions(w, d), wild_for, win_as)
+        if best is None or scored.total > best.total:
+            best = scored
+    assert best is not None
+    return best
+
+
+def _additions(w: Win, d: Decomposition | None) -> list[Fan]:
+    found = []
+    for name, (_, definition) in ADDITIONS.items():
+        times = definition(w, d)
+        if times:
+            found.append(Fan(name, value_of(name, w.situation), times))
+    return found
+
+
+def _apply_exclusions(fans: list[Fan], wild_for: tuple[Tile, ...], win_as: Tile) -> Scored:
+    present = {f.name for f in fans}
+    removed = {gone for name in present for gone in EXCLUDES.get(name, ()) if gone in present}
+    kept = tuple(f for f in fans if f.name not in removed)
+    total = sum(f.total for f in kept)
+    counted = total - sum(f.total for f in kept if f.name in NOT_COUNTED)
+    return Scored(kept, tuple(sorted(removed)), total, counted, wild_for, win_as)
