@@ -46,7 +46,7 @@ def completions(naturals: Counts, wilds: int, melds: int, in_melds: Counts) -> t
     """Every distinct natural hand (34 counts, concealed tiles only) that `naturals` plus `wilds`
     混 complete into a winning shape, with no tile beyond four copies counting `in_melds`."""
     if wilds == 0:
-        return (naturals,)
+        return (naturals,) if shape_wins(naturals, 0, melds) else ()
     found: set[Counts] = set()
     for full in _candidates(naturals, wilds, melds):
         if all(n + m <= 4 for n, m in zip(full, in_melds, strict=True)):
@@ -64,12 +64,8 @@ def _add(naturals: Sequence[int], extra: Sequence[int]) -> Counts:
 def _candidates(naturals: Counts, wilds: int, melds: int) -> Iterator[Counts]:
     for d in decompositions(naturals, wilds, melds):
         yield _add(naturals, d.wild_for)
-    if melds == 0:
-        yield from _seven_pairs(naturals, wilds)
-        yield from _thirteen_orphans(naturals, wilds)
-        yield from _honors_and_knitted(naturals, wilds)
     if melds <= 1:
-        yield from _knitted_straight(naturals, wilds, melds)
+        yield from _special(naturals, wilds, melds)
 
 
 def _seven_pairs(naturals: Counts, wilds: int) -> Iterator[Counts]:
@@ -132,3 +128,21 @@ def brute_force(naturals: Counts, wilds: int, in_melds: Counts) -> Iterator[Coun
         full = _add(naturals, kinds)
         if all(n + m <= 4 for n, m in zip(full, in_melds, strict=True)):
             yield full
+
+
+@lru_cache(maxsize=65536)
+def shape_wins(naturals: Counts, wilds: int, melds: int) -> bool:
+    """Whether some winning shape exists at all (the fast test before any fan is counted)."""
+    if is_win(naturals, wilds, melds):
+        return True
+    if melds > 1 or sum(naturals) + wilds != 14 - 3 * melds:
+        return False
+    return any(True for _ in _special(naturals, wilds, melds))
+
+
+def _special(naturals: Counts, wilds: int, melds: int) -> Iterator[Counts]:
+    if melds == 0:
+        yield from _seven_pairs(naturals, wilds)
+        yield from _thirteen_orphans(naturals, wilds)
+        yield from _honors_and_knitted(naturals, wilds)
+    yield from _knitted_straight(naturals, wilds, melds)

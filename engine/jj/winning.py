@@ -10,6 +10,7 @@ any of the tiles the 混 stand for, so each is tried.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from engine.core.messages import value
 from engine.jj import hun, mcr
@@ -50,11 +51,25 @@ def best_win(
     `concealed` is the 34 counts of the concealed tiles, the winning tile included (a 混 counted as
     its own kind, `wild`; None at a table without 混); `visible` counts the tiles seen outside this
     hand (rivers and every meld), for 和绝张."""
+    return _cached_best(tuple(concealed), wild, melds, seat, win_tile, situation, tuple(visible))
+
+
+@lru_cache(maxsize=8192)
+def _cached_best(
+    concealed: tuple[int, ...],
+    wild: int | None,
+    melds: tuple[Meld, ...],
+    seat: int,
+    win_tile: int,
+    situation: Situation,
+    visible: tuple[int, ...],
+) -> Scored | None:
+    # The same hand is asked about several times (legal actions, the deadline, the move itself).
     naturals = list(concealed)
     wilds = 0
     if wild is not None:
         wilds, naturals[wild] = naturals[wild], 0
-    return _best(tuple(naturals), wilds, melds, seat, win_tile == wild, win_tile, situation, tuple(visible))
+    return _best(tuple(naturals), wilds, melds, seat, win_tile == wild, win_tile, situation, visible)
 
 
 def _best(
