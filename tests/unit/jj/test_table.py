@@ -1,0 +1,85 @@
+"""The jj table through the engine contract: 补花, 混, 报听's lock, 荒庄, and the invariants
+(140 tiles conserved, zero-sum, replay == live, redaction) over self-play in both modes."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from clients.driver import fold
+from clients.selfplay import play
+from engine.core.contract import Status
+from engine.core.errors import RuleViolation
+from engine.jj import RULESET
+from engine.jj.events import FlowerShown, HandStarted
+from engine.mahjong.actions import Discard, TileDrawn
+from engine.mahjong.tiles import parse_tile
+
+DEAL = {
+    "dealer": 0,
+    "hands": ["123m 456m 789m 11p 2p f1 C", "147m 258p 369s ESWN", "111s 222s 333s 444s 5s", "ENWCF 55p 66p 77p 88p"],
+    "indicator": "P",  # 白 turned: 混 is 东
+    "tail": "9p",
+}
+
+
+def _table(deal=DEAL, **options):
+    opts = RULESET.options(options)
+    events = RULESET.create("t", opts)
+    events += RULESET.decide(fold(RULESET, events), RULESET.fixed_deal(deal, b"salt"))
+    return fold(RULESET, events), events
+
+
+def test_a_dealt_flower_is_laid_out_and_replaced_from_the_tail():
+    state, events = _table()
+    shown = [e for e in events if isinstance(e, FlowerShown)]
+    assert [(e.seat, str(e.flower)) for e in shown] == [(0, "f1")]
+    drawn = [e for e in events if isinstance(e, TileDrawn)]
+    assert drawn[0].from_tail and str(drawn[0].tile) == "9p"
+    assert state.hand.flowers[0] == (parse_tile("f1"),)
+
+
+def test_the_wild_is_the_kind_after_the_indicator():
+    state, events = _table()
+    started = next(e for e in events if isinstance(e, HandStarted))
+    assert str(started.indicator) == "P" and str(state.hand.wild) == "E"
+
+
+def test_a_wild_cannot_be_discarded():
+    state, _ = _table(wild="fixed:C")
+    with pytest.raises(RuleViolation) as err:
+        RULESET.decide(state, Discard(0, parse_tile("C")))
+    assert err.value.code == "wild_not_discardable"
+
+
+def test_a_drawn_hand_keeps_the_dealer():
+    state, _ = _table(min_fan=200)
+    while RULESET.status(state) is Status.IN_HAND:
+        cmd = next(iter(RULESET.deadline(state).defaults.values()))
+        state = fold(RULESET, RULESET.decide(state, cmd), state)
+    assert RULESET.hand_result(state).outcome == "draw"
+    assert state.table.dealer == 0
+
+
+def test_options_name_the_bad_part():
+    with pytest.raises(ValueError, match="mode"):
+        RULESET.options({"mode": "bloody"})
+    with pytest.raises(ValueError, match="wild"):
+        RULESET.options({"wild": "fixed:f1"})
+
+
+@settings(max_examples=4, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from(["classic", "xuezhan"]))
+def test_self_play_conserves_tiles_sums_to_zero_and_replays(seed, mode):
+    # play() checks `check` (140 tiles, zero-sum), zero-sum deltas and replay == live after each hand.
+    summary = play("jj", 8, seed, options={"mode": mode})
+    assert summary.hands == 8
+
+
+def test_redaction_hides_other_seats_tiles():
+    _, events = _table()
+    for ev in events:
+        mine = RULESET.redact(ev, 1)
+        if isinstance(ev, HandStarted):
+            assert mine.dealt[0] == () and mine.order is None and mine.salt is None
+        if isinstance(ev, TileDrawn) and ev.seat != 1 and not str(ev.tile).startswith("f"):
+            assert mine.tile is None
