@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core.contract import Deadline
-from engine.jj import claiming, situation
+from engine.jj import claiming, hun, situation
 from engine.jj.game import locked_discards, ready_after, round_wind
 from engine.jj.state import Claims, Playing, Robbing, State, Turn
 from engine.mahjong import claims
@@ -41,7 +41,8 @@ def legal_actions(state: State, seat: int) -> list[Any]:
         acts.extend(Kong(seat, t) for t, _ in claiming.turn_kongs(hand, seat))
         held = [tile(t) for t, n in enumerate(sh.concealed) if n and t != hand.wild]
         acts.extend(Discard(seat, t) for t in held)
-        if state.table.options.allow_declare_ready:
+        naturals, wilds = claiming.naturals_of(sh, hand.wild)
+        if state.table.options.allow_declare_ready and hun.could_be_ready(naturals, wilds, len(sh.melds)):
             acts.extend(DeclareReady(seat, t) for t in held if ready_after(hand, seat, t))
         return acts
     kinds = phase.window.options_of(seat)

@@ -79,7 +79,7 @@ def evolve(state: State, ev: Any) -> State:
 
 
 def _hand(state: Playing, **changes: Any) -> Playing:
-    return Playing(state.table, replace(state.hand, **changes))
+    return Playing(state.table, state.hand.but(**changes))
 
 
 def _seat(hand: Hand, s: int, sh: SeatTiles) -> tuple[SeatTiles, ...]:

@@ -15,7 +15,8 @@ from functools import lru_cache
 from itertools import combinations, combinations_with_replacement, permutations
 
 from engine.mahjong.decompose import decompositions
-from engine.mahjong.hand import is_win
+from engine.mahjong.hand import is_win, seven_pairs
+from engine.mahjong.shanten import shanten
 from engine.mahjong.tiles import Tile, tile
 
 _HONOR_CYCLE = (27, 28, 29, 30, 31, 32, 33, 27)  # 东 南 西 北 中 發 白, then 东 again
@@ -30,12 +31,14 @@ def wild_after(indicator: int) -> Tile:
 
 
 ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+_NOT_ORPHANS = tuple(t for t in range(34) if t not in ORPHANS)
 HONORS = tuple(range(27, 34))
 KNITTED = tuple(
     tuple(sorted(9 * suit + start + 3 * k for suit, start in zip(suits, range(3), strict=True) for k in range(3)))
     for suits in permutations(range(3))
 )
 """The six knitted straights (组合龙): 147 258 369 spread over the three suits in some order."""
+_KNITTED_MASKS = tuple(sum(1 << t for t in knit) for knit in KNITTED)
 
 
 Counts = tuple[int, ...]
@@ -106,11 +109,15 @@ def _honors_and_knitted(naturals: Counts, wilds: int) -> Iterator[Counts]:
 def _knitted_straight(naturals: Counts, wilds: int, melds: int) -> Iterator[Counts]:
     """组合龙 with a set and the pair: the straight's tiles natural where held (a 混 in its place
     could only stand for the same tile elsewhere), the rest through the standard shape."""
-    for knit in KNITTED:
+    held = 0
+    for t in range(27):
+        if naturals[t]:
+            held |= 1 << t
+    for knit, mask in zip(KNITTED, _KNITTED_MASKS, strict=True):
+        if (mask & ~held).bit_count() > wilds:
+            continue
         missing = [t for t in knit if not naturals[t]]
         left = wilds - len(missing)
-        if left < 0:
-            continue
         rest = list(naturals)
         for t in knit:
             if rest[t]:
@@ -137,7 +144,14 @@ def shape_wins(naturals: Counts, wilds: int, melds: int) -> bool:
         return True
     if melds > 1 or sum(naturals) + wilds != 14 - 3 * melds:
         return False
-    return any(True for _ in _special(naturals, wilds, melds))
+    if melds == 0:
+        if seven_pairs(naturals, wilds):
+            return True
+        if all(naturals[t] == 0 for t in _NOT_ORPHANS) and any(True for _ in _thirteen_orphans(naturals, wilds)):
+            return True
+        if max(naturals) <= 1 and any(True for _ in _honors_and_knitted(naturals, wilds)):
+            return True
+    return any(True for _ in _knitted_straight(naturals, wilds, melds))
 
 
 def _special(naturals: Counts, wilds: int, melds: int) -> Iterator[Counts]:
@@ -146,3 +160,19 @@ def _special(naturals: Counts, wilds: int, melds: int) -> Iterator[Counts]:
         yield from _thirteen_orphans(naturals, wilds)
         yield from _honors_and_knitted(naturals, wilds)
     yield from _knitted_straight(naturals, wilds, melds)
+
+
+def could_be_ready(naturals: Counts, wilds: int, melds: int) -> bool:
+    """Whether some discard might leave this 14-tile hand ready: a necessary condition per shape,
+    cheap enough to rule out most hands before each discard is tried."""
+    if shanten(naturals, wilds, melds) <= 0:
+        return True
+    if melds > 1:
+        return False
+    if melds == 0 and (
+        sum(n // 2 for n in naturals) + wilds >= 6
+        or sum(1 for t in ORPHANS if naturals[t]) + wilds >= 12
+        or sum(1 for n in naturals if n) + wilds >= 13
+    ):
+        return True
+    return sum(1 for n in naturals[:27] if n) + wilds >= 8

@@ -7,6 +7,8 @@ kong or win), `Claims` (seats answer a discard), `Robbing` (seats may rob an add
 
 from __future__ import annotations
 
+import dataclasses
+
 from engine.core.contract import HandResult
 from engine.core.messages import value
 from engine.jj.options import Options
@@ -75,6 +77,13 @@ class Hand:
     turned: tuple[Tile, ...] = ()
     dealing: bool = True
     fans: int = 0
+
+    def but(self, **changes: object) -> Hand:
+        """This hand with `changes`; cheaper than dataclasses.replace, where replay spends its time."""
+        return Hand(*[changes[f] if f in changes else getattr(self, f) for f in _HAND_FIELDS])  # type: ignore[arg-type]
+
+
+_HAND_FIELDS = tuple(f.name for f in dataclasses.fields(Hand))
 
 
 @value("jj.Table")
