@@ -1,7 +1,8 @@
 """Commands and deals in their human form (scenario files, the terminal client).
 
 A command: `{"seat": 0, "action": "discard", "tile": "5m"}`; actions are discard, declare_ready,
-pong, kong (each with a tile), chow (with "low", the run's lowest tile), win and pass. A deal
+pong, kong (each with a tile), chow (with "low", the run's lowest tile; "tile" is taken as the
+same), win and pass. A deal
 (docs/scenarios/jj.md): `{"dealer": 0, "hands": [...], "wall": "5p E", "tail": "C f1"}`; the
 tail lists the replacement draws after the indicator, which is the deal's "indicator" (default:
 whatever stands last).
@@ -29,7 +30,7 @@ def parse_command(spec: Mapping[str, Any]) -> Any:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
         raise ValueError(f"'seat' must be 0..{SEATS - 1}, not {seat!r}")
     action = spec.get("action")
-    allowed = {"seat", "action"} | ({"tile"} if action in _WITH_TILE else {"low"} if action == "chow" else set())
+    allowed = {"seat", "action"} | ({"tile"} if action in _WITH_TILE else {"low", "tile"} if action == "chow" else set())
     extra = set(spec) - allowed
     if action in (*_WITH_TILE, *_WITHOUT_TILE, "chow") and extra:
         raise ValueError(f"{action!r} takes no {', '.join(sorted(extra))}")
@@ -40,9 +41,10 @@ def parse_command(spec: Mapping[str, Any]) -> Any:
             raise ValueError(f"{action!r} needs a 'tile' such as \"5m\"")
         return _WITH_TILE[action](seat, parse_tile(spec["tile"]))
     if action == "chow":
-        if not isinstance(spec.get("low"), str):
+        low = spec.get("low", spec.get("tile"))  # "chow 3s" typed in the terminal comes as a tile
+        if not isinstance(low, str):
             raise ValueError("'chow' needs 'low', the run's lowest tile, such as \"3s\"")
-        return Chow(seat, parse_tile(spec["low"]))
+        return Chow(seat, parse_tile(low))
     known = ", ".join([*_WITH_TILE, "chow", *_WITHOUT_TILE])
     raise ValueError(f"unknown action {action!r}; jj actions: {known}")
 
