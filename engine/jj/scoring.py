@@ -26,12 +26,12 @@ PART = Fraction(1, 5)
 
 @value("jj.Payment")
 class Payment:
-    """`payer` owes `payee` `amount` chips; `reason` is "part" (a claimed set's 20%), "discard"
+    """`payer` owes `payee` `points` chips; `reason` is "part" (a claimed set's 20%), "discard"
     (the discarder) or "self_draw" (a share of a self-draw)."""
 
     payer: int
     payee: int
-    amount: int
+    points: int
     reason: str
 
 
@@ -69,20 +69,20 @@ def payments(
         share, odd = divmod(rest, len(payers))
         for i, seat in enumerate(payers):
             owed[seat, "self_draw"] = share + (1 if i < odd else 0)
-    return tuple(Payment(seat, winner, amount, reason) for (seat, reason), amount in owed.items() if amount)
+    return tuple(Payment(seat, winner, points, reason) for (seat, reason), points in owed.items() if points)
 
 
 def capped(pays: Sequence[Payment], chips: Sequence[int]) -> tuple[Payment, ...]:
-    """积分最小化: each payment, in order, is the smallest of the winner's table chips, the
-    payer's table chips and the amount owed; chips move as each payment is made, so nobody's
-    chips ever go below zero."""
+    """积分最小化: each payment, in order, is the smallest of the winner's table chips (as brought
+    into the hand), the payer's chips left after its earlier payments, and the amount owed, so
+    nobody's chips go below zero. The same rule as the ledger's `engine.core.payments.settle`
+    (branch ledger), which this gives way to once it lands."""
     left = list(chips)
     out = []
     for p in pays:
-        amount = max(0, min(p.amount, left[p.payer], left[p.payee]))
-        left[p.payer] -= amount
-        left[p.payee] += amount
-        out.append(Payment(p.payer, p.payee, amount, p.reason))
+        paid = max(0, min(p.points, left[p.payer], chips[p.payee]))
+        left[p.payer] -= paid
+        out.append(Payment(p.payer, p.payee, paid, p.reason))
     return tuple(out)
 
 
@@ -90,6 +90,6 @@ def deltas(pays: Sequence[Payment], seats: int) -> tuple[int, ...]:
     """Each seat's chip change (sums to zero)."""
     d = [0] * seats
     for p in pays:
-        d[p.payer] -= p.amount
-        d[p.payee] += p.amount
+        d[p.payer] -= p.points
+        d[p.payee] += p.points
     return tuple(d)

@@ -85,7 +85,7 @@ def test_mixed_dragon_2_and_pair_of_terminals_1():
 def test_a_claimed_pong_costs_its_feeder_20_percent_and_the_discarder_the_rest():
     (won,) = wins("claimed_pong_pays_its_share")
     total = won.scored.total  # 25 -> 20% = 5
-    assert [(p.payer, p.amount, p.reason) for p in won.payments] == [(0, 5, "part"), (2, total - 5, "discard")]
+    assert [(p.payer, p.points, p.reason) for p in won.payments] == [(0, 5, "part"), (2, total - 5, "discard")]
 
 
 def test_xuezhan_self_draw_is_three_times_and_the_others_play_on():

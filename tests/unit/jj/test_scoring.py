@@ -47,7 +47,7 @@ def test_on_a_self_draw_the_rest_is_split_among_the_three_others():
 def test_payments_are_rounded_half_up_and_sum_exactly_to_the_score():
     exact = score(9, 1, self_drawn=True, mode=CLASSIC)  # 13.5
     got = payments(exact, 1, None, (0, 0, 3), (2, 3, 0), CLASSIC)
-    assert sum(p.amount for p in got) == round_half_up(exact) == 14
+    assert sum(p.points for p in got) == round_half_up(exact) == 14
     assert round_half_up(Fraction(27, 10)) == 3 and round_half_up(Fraction(5, 2)) == 3
 
 
@@ -64,10 +64,14 @@ def test_xuezhan_self_draw_is_split_among_the_seats_still_in_the_hand():
 def test_minimum_of_three_caps_each_payment_at_either_players_table_chips():
     pays = (Payment(1, 0, 50, "self_draw"), Payment(2, 0, 50, "self_draw"), Payment(3, 0, 50, "self_draw"))
     got = capped(pays, (60, 30, 200, 200))
-    # seat 1 has only 30; the winner holds 90 after that, then 140: never more than either has.
-    assert [p.amount for p in got] == [30, 50, 50]
+    # seat 1 has only 30; the others owe 50 each, under the winner's 60.
+    assert [p.points for p in got] == [30, 50, 50]
     got = capped(pays, (10, 100, 100, 100))
-    assert [p.amount for p in got] == [10, 20, 40]
+    # the winner brought 10: nobody pays it more than that.
+    assert [p.points for p in got] == [10, 10, 10]
+    two = (Payment(1, 0, 50, "self_draw"), Payment(1, 2, 50, "part"))
+    # a payer owing twice never pays more than it holds.
+    assert [p.points for p in capped(two, (100, 70, 100, 0))] == [50, 20]
 
 
 def test_deltas_sum_to_zero():
