@@ -19,7 +19,7 @@ from engine.mahjong.tiles import tile
 
 
 def _can_self_win(state: Playing, phase: Turn) -> bool:
-    return situation.self_win(state.hand, phase, state.table.options, round_wind(state.table)) is not None
+    return situation.can_self_win(state.hand, phase, state.table.options, round_wind(state.table))
 
 
 def legal_actions(state: State, seat: int) -> list[Any]:

@@ -76,6 +76,8 @@ class Win:
 Addition = Callable[[Win, Decomposition | None], int]
 ADDITIONS: dict[str, tuple[int, Addition]] = {}
 """name -> (value, definition), in the order of jj.md's table."""
+READS_SETS: set[str] = set()
+"""The additions that look at the reading (sets and pair), not only at the tiles and situation."""
 
 EXCLUDES: dict[str, tuple[str, ...]] = {
     "天胡": ("不求人", "自摸", "门前清"),
@@ -92,9 +94,11 @@ EXCLUDES: dict[str, tuple[str, ...]] = {
 the flowers there are, so 花牌 goes entirely."""
 
 
-def addition(name: str, value: int) -> Callable[[Addition], Addition]:
+def addition(name: str, value: int, reads_sets: bool = False) -> Callable[[Addition], Addition]:
     def register(fn: Addition) -> Addition:
         ADDITIONS[name] = (value, fn)
+        if reads_sets:
+            READS_SETS.add(name)
         return fn
 
     return register
@@ -147,7 +151,7 @@ def no_wild(w: Win, d: Decomposition | None) -> int:
     return int(w.wilds == 0 and w.situation.wild_in_play)
 
 
-@addition("混龙", 2)
+@addition("混龙", 2, reads_sets=True)
 def mixed_dragon(w: Win, d: Decomposition | None) -> int:
     """Chows 123, 456 and 789 in exactly two suits."""
     if d is None:
@@ -166,12 +170,12 @@ def any_win(w: Win, d: Decomposition | None) -> int:
     return int(not w.situation.xuezhan)
 
 
-@addition("二五八将", 2)
+@addition("二五八将", 2, reads_sets=True)
 def pair_of_258(w: Win, d: Decomposition | None) -> int:
     return int(d is not None and d.pair.tile < 27 and d.pair.tile % 9 in (1, 4, 7))
 
 
-@addition("幺九头", 1)
+@addition("幺九头", 1, reads_sets=True)
 def pair_of_terminals(w: Win, d: Decomposition | None) -> int:
     return int(d is not None and d.pair.tile < 27 and d.pair.tile % 9 in (0, 8))
 

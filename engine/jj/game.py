@@ -553,16 +553,16 @@ def _resolve_if_decided(log: _Log) -> None:
 
 
 def _discard_scored(log: _Log, seat: int, tile: Tile, source: int, robbing: bool) -> Scored | None:
-    hand = log.hand
-    if robbing:
-        hand = replace(hand, phase=Robbing(claims.ClaimWindow(tile, source, SEATS, ())))
-    return situation.discard_win(hand, seat, tile, source, log.options, round_wind(log.playing.table))
+    return situation.discard_win(log.hand, seat, tile, source, log.options, round_wind(log.playing.table), robbing)
 
 
 def _winners_on(log: _Log, tile: Tile, source: int, robbing: bool = False) -> list[int]:
+    wind = round_wind(log.playing.table)
     return [
         s for s in range(SEATS)
-        if s != source and claiming.in_hand(log.hand, s) and _discard_scored(log, s, tile, source, robbing) is not None
+        if s != source
+        and claiming.in_hand(log.hand, s)
+        and situation.can_discard_win(log.hand, s, tile, source, log.options, wind, robbing)
     ]
 
 
@@ -601,7 +601,7 @@ def _draw_on(log: _Log, seat: int, from_tail: bool) -> None:
         assert isinstance(turn, Turn)
         if not log.hand.ready[seat] or t == log.hand.wild:
             return
-        if situation.self_win(log.hand, turn, log.options, round_wind(log.playing.table)) is not None:
+        if situation.can_self_win(log.hand, turn, log.options, round_wind(log.playing.table)):
             return
         log.add(TileDiscarded(seat, t, auto=True))
         can_win = {s: True for s in _winners_on(log, t, seat)}

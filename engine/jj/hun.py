@@ -176,3 +176,34 @@ def could_be_ready(naturals: Counts, wilds: int, melds: int) -> bool:
     ):
         return True
     return sum(1 for n in naturals[:27] if n) + wilds >= 8
+
+
+def first_completions(naturals: Counts, wilds: int, melds: int, in_melds: Counts) -> Iterator[Counts]:
+    """The natural hands of `completions`, lazily and possibly repeated: a depth-first choice of
+    each 混's tile, abandoned as soon as the rest cannot complete, then the special shapes. The
+    first answer comes after a few table lookups; the win check stops at the first that scores
+    enough, where scoring a win takes the best of all."""
+    if wilds == 0:
+        if shape_wins(naturals, 0, melds):
+            yield naturals
+        return
+    c = list(naturals)
+
+    def assign(w: int, start: int) -> Iterator[Counts]:
+        if w == 0:
+            yield tuple(c)
+            return
+        for t in range(start, 34):
+            if c[t] + in_melds[t] >= 4:
+                continue
+            c[t] += 1
+            if is_win(c, w - 1, melds):
+                yield from assign(w - 1, t)
+            c[t] -= 1
+
+    if is_win(naturals, wilds, melds):
+        yield from assign(wilds, 0)
+    if melds <= 1:
+        for full in _special(naturals, wilds, melds):
+            if all(n + m <= 4 for n, m in zip(full, in_melds, strict=True)):
+                yield full

@@ -6,9 +6,9 @@ from __future__ import annotations
 from engine.jj.claiming import shape_after
 from engine.jj.fans import Situation
 from engine.jj.options import Options
-from engine.jj.state import DEAL, REPLACEMENT, Hand, Robbing, Turn
-from engine.jj.winning import Scored, best_win
-from engine.mahjong.melds import KONG_CONCEALED
+from engine.jj.state import DEAL, REPLACEMENT, Hand, Turn
+from engine.jj.winning import Scored, best_win, reaches
+from engine.mahjong.melds import KONG_CONCEALED, Meld
 
 SELF_DRAW = "self_draw"
 DISCARD = "discard_win"
@@ -27,9 +27,37 @@ def visible(hand: Hand) -> tuple[int, ...]:
     return tuple(c)
 
 
+Args = tuple[tuple[int, ...], int | None, tuple[Meld, ...], int, int, Situation, tuple[int, ...]]
+
+
 def self_win(hand: Hand, turn: Turn, options: Options, round_wind: int) -> Scored | None:
     """The fans of winning on the tile in hand, or None when the hand does not win or is short
     of the minimum."""
+    args = _self_args(hand, turn, options, round_wind)
+    return None if args is None else _enough(best_win(*args), options)
+
+
+def can_self_win(hand: Hand, turn: Turn, options: Options, round_wind: int) -> bool:
+    """Whether `self_win` would find a win (stops at the first assignment that is enough)."""
+    args = _self_args(hand, turn, options, round_wind)
+    return args is not None and reaches(*args[:6], options.min_fan, args[6])
+
+
+def discard_win(hand: Hand, seat: int, tile: int, source: int, options: Options, round_wind: int,
+                robbing: bool = False) -> Scored | None:
+    """The fans of winning on another seat's discard (or robbing its added kong)."""
+    args = _discard_args(hand, seat, tile, source, options, round_wind, robbing)
+    return None if args is None else _enough(best_win(*args), options)
+
+
+def can_discard_win(hand: Hand, seat: int, tile: int, source: int, options: Options, round_wind: int,
+                    robbing: bool = False) -> bool:
+    """Whether `discard_win` would find a win."""
+    args = _discard_args(hand, seat, tile, source, options, round_wind, robbing)
+    return args is not None and reaches(*args[:6], options.min_fan, args[6])
+
+
+def _self_args(hand: Hand, turn: Turn, options: Options, round_wind: int) -> Args | None:
     seat = turn.seat
     sh = hand.seats[seat]
     if turn.drawn is None and turn.source != DEAL:
@@ -46,15 +74,14 @@ def self_win(hand: Hand, turn: Turn, options: Options, round_wind: int) -> Score
         heavenly=turn.source == DEAL and seat == hand.dealer,
         earthly=seat != hand.dealer and first_draw and turn.source != REPLACEMENT,
     )
-    return _enough(best_win(sh.concealed, hand.wild, sh.melds, seat, win_tile, situation, visible(hand)), options)
+    return sh.concealed, hand.wild, sh.melds, seat, win_tile, situation, visible(hand)
 
 
-def discard_win(hand: Hand, seat: int, tile: int, source: int, options: Options, round_wind: int) -> Scored | None:
-    """The fans of winning on another seat's discard (or robbing its added kong)."""
+def _discard_args(hand: Hand, seat: int, tile: int, source: int, options: Options, round_wind: int,
+                  robbing: bool) -> Args | None:
     sh = hand.seats[seat]
     if tile == hand.wild or not shape_after(sh, tile, hand.wild):
         return None
-    robbing = isinstance(hand.phase, Robbing)
     human = (
         seat != hand.dealer
         and source == hand.dealer
@@ -72,7 +99,7 @@ def discard_win(hand: Hand, seat: int, tile: int, source: int, options: Options,
         wall_last=hand.wall.live == 0,
         human=human,
     )
-    return _enough(best_win(tuple(c), hand.wild, sh.melds, seat, tile, situation, visible(hand)), options)
+    return tuple(c), hand.wild, sh.melds, seat, tile, situation, visible(hand)
 
 
 def _situation(hand: Hand, seat: int, options: Options, round_wind: int, **flags: bool) -> Situation:

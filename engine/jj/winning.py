@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from engine.core.messages import value
 from engine.jj import hun, mcr
-from engine.jj.fans import ADDITIONS, EXCLUDES, Fan, Situation, Win, value_of
+from engine.jj.fans import ADDITIONS, EXCLUDES, READS_SETS, Fan, Situation, Win, value_of
 from engine.mahjong.decompose import Decomposition
 from engine.mahjong.melds import Meld
 from engine.mahjong.tiles import Tile, tile
@@ -83,23 +83,70 @@ def _best(
     visible: tuple[int, ...],
     brute_force: bool = False,
 ) -> Scored | None:
-    in_melds = [0] * 34
-    for m in melds:
-        for t in m.tiles:
-            in_melds[t] += 1
-    packs = tuple(mcr.pack_of(m, seat) for m in melds)
+    in_melds, packs = _meld_info(melds, seat)
     if brute_force:
-        fulls = tuple(hun.brute_force(naturals, wilds, tuple(in_melds)))
+        fulls = tuple(hun.brute_force(naturals, wilds, in_melds))
     else:
-        fulls = hun.completions(naturals, wilds, len(melds), tuple(in_melds))
+        fulls = hun.completions(naturals, wilds, len(melds), in_melds)
     best: Scored | None = None
     for full in fulls:
         stood_for = [t for t in range(34) for _ in range(full[t] - naturals[t])]
         for win_as in sorted(set(stood_for)) if wild_wins else (win_tile,):
-            scored = _score_natural(full, wilds, melds, packs, tuple(stood_for), win_as, situation, visible)
+            floor = -1 if best is None else best.total
+            scored = _score_natural(full, wilds, melds, packs, tuple(stood_for), win_as, situation, visible, floor)
             if scored is not None and (best is None or scored.total > best.total):
                 best = scored
     return best
+
+
+def _meld_info(melds: tuple[Meld, ...], seat: int) -> tuple[tuple[int, ...], tuple[mcr.Pack, ...]]:
+    """The tiles in the melds (no 混 may make a fifth copy) and the melds as PyMahjongGB packs."""
+    in_melds = [0] * 34
+    for m in melds:
+        for t in m.tiles:
+            in_melds[t] += 1
+    return tuple(in_melds), tuple(mcr.pack_of(m, seat) for m in melds)
+
+
+def reaches(
+    concealed: Sequence[int],
+    wild: int | None,
+    melds: tuple[Meld, ...],
+    seat: int,
+    win_tile: int,
+    situation: Situation,
+    min_fan: int,
+    visible: Sequence[int] = (0,) * 34,
+) -> bool:
+    """Whether the hand wins with `min_fan` or more counted fans: the win check, which stops at
+    the first assignment of the 混 that scores enough (best_win looks at them all)."""
+    return _cached_reaches(tuple(concealed), wild, melds, seat, win_tile, situation, min_fan, tuple(visible))
+
+
+@lru_cache(maxsize=8192)
+def _cached_reaches(
+    concealed: tuple[int, ...],
+    wild: int | None,
+    melds: tuple[Meld, ...],
+    seat: int,
+    win_tile: int,
+    situation: Situation,
+    min_fan: int,
+    visible: tuple[int, ...],
+) -> bool:
+    naturals = list(concealed)
+    wilds = 0
+    if wild is not None:
+        wilds, naturals[wild] = naturals[wild], 0
+    nat = tuple(naturals)
+    in_melds, packs = _meld_info(melds, seat)
+    for full in hun.first_completions(nat, wilds, len(melds), in_melds):
+        stood_for = tuple(t for t in range(34) for _ in range(full[t] - nat[t]))
+        for win_as in sorted(set(stood_for)) if win_tile == wild else (win_tile,):
+            scored = _score_natural(full, wilds, melds, packs, stood_for, win_as, situation, visible)
+            if scored is not None and scored.counted >= min_fan:
+                return True
+    return False
 
 
 def best_by_brute_force(
@@ -126,7 +173,9 @@ def _score_natural(
     win_as: int,
     situation: Situation,
     visible: tuple[int, ...],
+    floor: int = -1,
 ) -> Scored | None:
+    """The scoring of one natural hand, or None when it does not win or cannot beat `floor`."""
     found = mcr.mcr_fans(
         packs,
         full,
@@ -140,11 +189,19 @@ def _score_natural(
     )
     if found is None:
         return None
-    return _combine(found, Win(full, wilds, melds, situation), tuple(tile(t) for t in stood_for), tile(win_as))
-
-
-def _combine(found: tuple[tuple[str, int, int], ...], w: Win, wild_for: tuple[Tile, ...], win_as: Tile) -> Scored:
+    w = Win(full, wilds, melds, situation)
     base = [Fan(name, v, n) for name, v, n in found]
+    # Exclusions only take fans away, so every fan before them bounds the total: when even that
+    # cannot beat the best so far, the readings (the costly part) are not worth looking at.
+    if floor >= 0 and sum(f.total for f in base + _additions(w, None)) + _READING_BOUND <= floor:
+        return None
+    return _combine(base, w, tuple(tile(t) for t in stood_for), tile(win_as))
+
+
+_READING_BOUND = sum(ADDITIONS[name][0] for name in READS_SETS)
+
+
+def _combine(base: list[Fan], w: Win, wild_for: tuple[Tile, ...], win_as: Tile) -> Scored:
     best: Scored | None = None
     for d in w.readings:
         scored = _apply_exclusions(base + _additions(w, d), wild_for, win_as)

@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.jj.fans import Situation
-from engine.jj.winning import best_by_brute_force, best_win
+from engine.jj.winning import best_by_brute_force, best_win, reaches
 
 WILD = 31  # 中
 
@@ -62,3 +62,12 @@ def test_a_wild_never_stands_for_a_fifth_copy():
     c[WILD] = 1
     s = best_win(c, WILD, (), 0, 22, Situation())
     assert s is not None and 0 not in s.wild_for
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 4), st.integers(0, 40))
+def test_the_win_check_agrees_with_the_best_scoring_on_the_minimum(seed, wilds, min_fan):
+    concealed, win = hand_with_wilds(seed, wilds)
+    situation = Situation(self_drawn=win == WILD)
+    best = best_win(concealed, WILD, (), 0, win, situation)
+    assert reaches(concealed, WILD, (), 0, win, situation, min_fan) == (best is not None and best.counted >= min_fan)
