@@ -2,19 +2,23 @@
 does the hand win with 8+ fans, cold caches) and the best scoring of that win, and the 混 search
 against trying every substitution on the same hands (ratio_vs_bruteforce), in the same run.
 
-    .venv/bin/python -m bench.fans [--hands 300] [--seed 1]
+    .venv/bin/python bench/fans.py [--hands 300] [--seed 1]      (also run by `make bench`)
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
+from pathlib import Path
 
-from bench._report import table, write
-from clients.selfplay import play
-from engine.jj import hun, mcr, winning
-from engine.jj.fans import Situation
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench._report import table, write  # noqa: E402
+from clients.selfplay import play  # noqa: E402
+from engine.jj import hun, mcr, winning  # noqa: E402
+from engine.jj.fans import Situation  # noqa: E402
 
 WILD = 31  # 中 as the 混 of the generated hands
 
@@ -51,7 +55,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=300)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--quick", action="store_true", help="a short run (60 self-play hands)")
     args = ap.parse_args()
+    if args.quick:
+        args.hands = 60
     rng = random.Random(args.seed)
 
     _clear()
