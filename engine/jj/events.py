@@ -6,6 +6,7 @@ from engine.core.messages import event
 from engine.jj.options import Options
 from engine.jj.scoring import Payment
 from engine.jj.winning import Scored
+from engine.mahjong.actions import ClaimAnswered, Konged, Ponged, TileDiscarded, TileDrawn
 from engine.mahjong.tiles import Tile
 
 
@@ -117,3 +118,14 @@ class DealFinished:
 @event("jj.MatchEnded")
 class MatchEnded:
     scores: tuple[int, ...]
+
+
+Event = (
+    TableCreated | HandStarted | FlowerShown | DealFinished | TileDrawn | TileDiscarded | ReadyDeclared
+    | ClaimWindowOpened | ClaimAnswered | ChowClaimed | Ponged | Chowed | Konged | Won | HandEnded | MatchEnded
+)
+
+
+def deck_commitment(ev: Event) -> str | None:
+    """The commitment a hand's start publishes."""
+    return ev.commitment if isinstance(ev, HandStarted) else None

@@ -302,12 +302,12 @@ def decide(state: State, cmd: Any) -> list[Any]:
     if isinstance(state, MatchOver):
         raise RuleViolation("match_over", "The match is over.")
     if not isinstance(state, Playing):
-        raise RuleViolation("no_hand", "No hand is being played; wait for the deal.")
+        raise RuleViolation("no_hand_in_progress", "No hand is being played; wait for the deal.")
     handler = _COMMANDS.get(type(cmd))
     if handler is None:
         raise RuleViolation("unknown_command", f"jj has no {type(cmd).__name__} move.")
     if not 0 <= cmd.seat < SEATS:
-        raise RuleViolation("bad_seat", f"There is no seat {cmd.seat} at this table.")
+        raise RuleViolation("no_such_seat", f"There is no seat {cmd.seat!r} at this table (0..{SEATS - 1}).")
     if not claiming.in_hand(state.hand, cmd.seat):
         raise RuleViolation("already_won", "You have won this hand; the others play on.")
     log = _Log(state)
@@ -339,7 +339,7 @@ def _deal(state: State, cmd: StartHand | FixedDeal) -> list[Any]:
         if dealer is not None and dealer != cmd.dealer:
             raise RuleViolation("wrong_dealer", f"Seat {table.dealer} deals this hand, not seat {cmd.dealer}.")
         if sorted(cmd.order) != sorted(DECK):
-            raise RuleViolation("bad_deck", "A fixed deal must stack all 136 tiles and 4 flowers exactly once.")
+            raise RuleViolation("bad_deal", "A fixed deal must stack all 136 tiles and 4 flowers exactly once.")
         dealer, order, seed = cmd.dealer, tuple(cmd.order), None
     else:
         if dealer is None:

@@ -5,12 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.core.contract import HandResult, Status
-from engine.jj import choices, game, invariants, notation
+from engine.jj import choices, commands, game, invariants, notation, state
 from engine.jj import view as seat_view
 from engine.jj.bots import BOTS
 from engine.jj.options import Options, make_options
-from engine.jj.state import SEATS, MatchOver, NoTable, Playing, State
+from engine.jj.state import SEATS
 
 
 class JJRuleset:
@@ -26,9 +25,7 @@ class JJRuleset:
     def create(self, table_id: str, options: Options) -> list[Any]:
         return game.create(table_id, options)
 
-    def initial(self) -> State:
-        return NoTable()
-
+    initial = staticmethod(state.initial)
     decide = staticmethod(game.decide)
     evolve = staticmethod(game.evolve)
     legal_actions = staticmethod(choices.legal_actions)
@@ -39,20 +36,10 @@ class JJRuleset:
     fixed_deal = staticmethod(notation.fixed_deal)
     check = staticmethod(invariants.check)
 
-    def status(self, state: State) -> Status:
-        if isinstance(state, Playing):
-            return Status.IN_HAND
-        if isinstance(state, MatchOver):
-            return Status.MATCH_OVER
-        return Status.WAITING_FOR_HAND
-
-    def command_seat(self, cmd: Any) -> int | None:
-        return getattr(cmd, "seat", None)
-
-    def hand_result(self, state: State) -> HandResult | None:
-        if isinstance(state, NoTable):
-            return None
-        return state.table.result
+    status = staticmethod(state.status)
+    hand_result = staticmethod(state.hand_result)
+    command_seat = staticmethod(commands.command_seat)
+    view_type = seat_view.View
 
 
 RULESET = JJRuleset()
