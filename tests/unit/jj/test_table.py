@@ -83,3 +83,39 @@ def test_redaction_hides_other_seats_tiles():
             assert mine.dealt[0] == () and mine.order is None and mine.salt is None
         if isinstance(ev, TileDrawn) and ev.seat != 1 and not str(ev.tile).startswith("f"):
             assert mine.tile is None
+
+
+def test_a_wild_cannot_be_used_to_chow():
+    from engine.jj.claiming import chows
+    from engine.mahjong.seat import SeatTiles
+    from engine.mahjong.tiles import parse_tiles
+
+    sh = SeatTiles.dealt(parse_tiles("24m 56p 99s EEE SSS W"))
+    assert chows(sh, parse_tile("3m"), None) == (parse_tile("2m"),)
+    assert chows(sh, parse_tile("3m"), parse_tile("4m")) == ()  # 4m is 混 this hand
+
+
+def test_four_wilds_are_never_a_kong():
+    from dataclasses import replace
+
+    from engine.jj.claiming import turn_kongs
+    from engine.mahjong.seat import SeatTiles
+    from engine.mahjong.tiles import parse_tiles
+
+    state, _ = _table(wild="fixed:C")
+    hand = state.hand
+    seats = (SeatTiles.dealt(parse_tiles("CCCC 123m 456p 789s E")), *hand.seats[1:])
+    assert turn_kongs(replace(hand, seats=seats), 0) == []
+
+
+def test_a_declared_hand_is_locked_to_winning_or_discarding_the_drawn_tile():
+    import json
+    from pathlib import Path
+
+    from clients.scenario import run_scenario
+    from engine.mahjong.actions import Win
+
+    spec = json.loads((Path(__file__).resolve().parents[2] / "scenarios/jj/declared_ready.json").read_text())
+    spec["actions"] = spec["actions"][:-1]
+    state = run_scenario(spec).state
+    assert RULESET.legal_actions(state, 1) == [Win(1), Discard(1, parse_tile("5s"))]
