@@ -39,6 +39,20 @@ KNITTED = tuple(
 )
 """The six knitted straights (组合龙): 147 258 369 spread over the three suits in some order."""
 _KNITTED_MASKS = tuple(sum(1 << t for t in knit) for knit in KNITTED)
+_SUIT_MASKS: dict[bytes, int] = {}
+
+
+def _number_mask(naturals: Sequence[int]) -> int:
+    """Bit t set when number tile t is held (per suit, memoised: a few hundred suit patterns)."""
+    b = bytes(naturals[:27])
+    held = 0
+    for suit in range(3):
+        part = b[9 * suit : 9 * suit + 9]
+        mask = _SUIT_MASKS.get(part)
+        if mask is None:
+            mask = _SUIT_MASKS[part] = sum(1 << i for i, n in enumerate(part) if n)
+        held |= mask << (9 * suit)
+    return held
 
 
 Counts = tuple[int, ...]
@@ -109,10 +123,7 @@ def _honors_and_knitted(naturals: Counts, wilds: int) -> Iterator[Counts]:
 def _knitted_straight(naturals: Counts, wilds: int, melds: int) -> Iterator[Counts]:
     """组合龙 with a set and the pair: the straight's tiles natural where held (a 混 in its place
     could only stand for the same tile elsewhere), the rest through the standard shape."""
-    held = 0
-    for t in range(27):
-        if naturals[t]:
-            held |= 1 << t
+    held = _number_mask(naturals)
     for knit, mask in zip(KNITTED, _KNITTED_MASKS, strict=True):
         if (mask & ~held).bit_count() > wilds:
             continue
@@ -175,7 +186,8 @@ def could_be_ready(naturals: Counts, wilds: int, melds: int) -> bool:
         or sum(1 for n in naturals if n) + wilds >= 13
     ):
         return True
-    return sum(1 for n in naturals[:27] if n) + wilds >= 8
+    held = _number_mask(naturals)
+    return max((mask & held).bit_count() for mask in _KNITTED_MASKS) + wilds >= 8
 
 
 def first_completions(naturals: Counts, wilds: int, melds: int, in_melds: Counts) -> Iterator[Counts]:
