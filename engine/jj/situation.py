@@ -27,7 +27,7 @@ def visible(hand: Hand) -> tuple[int, ...]:
     return tuple(c)
 
 
-Args = tuple[tuple[int, ...], int | None, tuple[Meld, ...], int, int, Situation, tuple[int, ...]]
+Args = tuple[tuple[int, ...], int | None, tuple[Meld, ...], int, int | None, Situation, tuple[int, ...]]
 
 
 def self_win(hand: Hand, turn: Turn, options: Options, round_wind: int) -> Scored | None:
@@ -64,7 +64,7 @@ def _self_args(hand: Hand, turn: Turn, options: Options, round_wind: int) -> Arg
         return None
     if not shape_after(sh, None, hand.wild):
         return None
-    win_tile = turn.drawn if turn.drawn is not None else _any_tile(sh.concealed, hand.wild)
+    win_tile = turn.drawn  # None on 天胡: any tile of the hand may count as the last
     first_draw = hand.discards[seat] == 0 and not hand.claimed
     situation = _situation(
         hand, seat, options, round_wind,
@@ -119,13 +119,6 @@ def _enough(scored: Scored | None, options: Options) -> Scored | None:
     if scored is None or scored.counted < options.min_fan:
         return None
     return scored
-
-
-def _any_tile(concealed: tuple[int, ...], wild: int | None) -> int:
-    """天胡 has no drawn tile: the winning tile is taken to be a natural one of the hand (the
-    highest), or the 混 when the hand holds nothing else."""
-    naturals = [t for t, n in enumerate(concealed) if n and t != wild]
-    return max(naturals) if naturals else wild  # type: ignore[return-value]
 
 
 def dealer_konged(kind: str, seat: int, hand: Hand) -> bool:

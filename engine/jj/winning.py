@@ -42,14 +42,15 @@ def best_win(
     wild: int | None,
     melds: tuple[Meld, ...],
     seat: int,
-    win_tile: int,
+    win_tile: int | None,
     situation: Situation,
     visible: Sequence[int] = (0,) * 34,
 ) -> Scored | None:
     """The best scoring of a winning hand, or None when no assignment of its 混 wins.
 
     `concealed` is the 34 counts of the concealed tiles, the winning tile included (a 混 counted as
-    its own kind, `wild`; None at a table without 混); `visible` counts the tiles seen outside this
+    its own kind, `wild`; None at a table without 混); `win_tile` None on 天胡 (no tile came
+    last: the best of the hand's tiles is taken); `visible` counts the tiles seen outside this
     hand (rivers and every meld), for 和绝张."""
     return _cached_best(tuple(concealed), wild, melds, seat, win_tile, situation, tuple(visible))
 
@@ -60,7 +61,7 @@ def _cached_best(
     wild: int | None,
     melds: tuple[Meld, ...],
     seat: int,
-    win_tile: int,
+    win_tile: int | None,
     situation: Situation,
     visible: tuple[int, ...],
 ) -> Scored | None:
@@ -69,7 +70,7 @@ def _cached_best(
     wilds = 0
     if wild is not None:
         wilds, naturals[wild] = naturals[wild], 0
-    return _best(tuple(naturals), wilds, melds, seat, win_tile == wild, win_tile, situation, visible)
+    return _best(tuple(naturals), wilds, melds, seat, wild, win_tile, situation, visible)
 
 
 def _best(
@@ -77,8 +78,8 @@ def _best(
     wilds: int,
     melds: tuple[Meld, ...],
     seat: int,
-    wild_wins: bool,
-    win_tile: int,
+    wild: int | None,
+    win_tile: int | None,
     situation: Situation,
     visible: tuple[int, ...],
     brute_force: bool = False,
@@ -91,12 +92,22 @@ def _best(
     best: Scored | None = None
     for full in fulls:
         stood_for = [t for t in range(34) for _ in range(full[t] - naturals[t])]
-        for win_as in sorted(set(stood_for)) if wild_wins else (win_tile,):
+        for win_as in _win_choices(full, stood_for, win_tile, wild):
             floor = -1 if best is None else best.total
             scored = _score_natural(full, wilds, melds, packs, tuple(stood_for), win_as, situation, visible, floor)
             if scored is not None and (best is None or scored.total > best.total):
                 best = scored
     return best
+
+
+def _win_choices(full: tuple[int, ...], stood_for: Sequence[int], win_tile: int | None, wild: int | None) -> list[int]:
+    """What the winning tile may count as: itself; any tile a 混 stands for when it is a 混; any
+    tile of the hand on 天胡, where no tile came last."""
+    if win_tile is None:
+        return [t for t in range(34) if full[t]]
+    if win_tile == wild:
+        return sorted(set(stood_for))
+    return [win_tile]
 
 
 def _meld_info(melds: tuple[Meld, ...], seat: int) -> tuple[tuple[int, ...], tuple[mcr.Pack, ...]]:
@@ -113,7 +124,7 @@ def reaches(
     wild: int | None,
     melds: tuple[Meld, ...],
     seat: int,
-    win_tile: int,
+    win_tile: int | None,
     situation: Situation,
     min_fan: int,
     visible: Sequence[int] = (0,) * 34,
@@ -129,7 +140,7 @@ def _cached_reaches(
     wild: int | None,
     melds: tuple[Meld, ...],
     seat: int,
-    win_tile: int,
+    win_tile: int | None,
     situation: Situation,
     min_fan: int,
     visible: tuple[int, ...],
@@ -142,7 +153,7 @@ def _cached_reaches(
     in_melds, packs = _meld_info(melds, seat)
     for full in hun.first_completions(nat, wilds, len(melds), in_melds):
         stood_for = tuple(t for t in range(34) for _ in range(full[t] - nat[t]))
-        for win_as in sorted(set(stood_for)) if win_tile == wild else (win_tile,):
+        for win_as in _win_choices(full, stood_for, win_tile, wild):
             scored = _score_natural(full, wilds, melds, packs, stood_for, win_as, situation, visible)
             if scored is not None and scored.counted >= min_fan:
                 return True
@@ -161,7 +172,7 @@ def best_by_brute_force(
     """`best_win` by trying every substitution of the 混 (the reference the search is held to)."""
     naturals = list(concealed)
     wilds, naturals[wild] = naturals[wild], 0
-    return _best(tuple(naturals), wilds, melds, seat, win_tile == wild, win_tile, situation, tuple(visible), True)
+    return _best(tuple(naturals), wilds, melds, seat, wild, win_tile, situation, tuple(visible), True)
 
 
 def _score_natural(
