@@ -119,3 +119,36 @@ def test_a_declared_hand_is_locked_to_winning_or_discarding_the_drawn_tile():
     spec["actions"] = spec["actions"][:-1]
     state = run_scenario(spec).state
     assert RULESET.legal_actions(state, 1) == [Win(1), Discard(1, parse_tile("5s"))]
+
+
+@settings(max_examples=5, deadline=None)
+@given(st.integers(0, 10_000))
+def test_no_seat_ever_sees_another_seats_concealed_tiles(seed):
+    import random
+
+    from clients.driver import apply, bot_command
+    from clients.selfplay import hand_secrets
+    from engine.core.contract import StartHand
+    from engine.mahjong.melds import KONG_CONCEALED
+
+    rng = random.Random(seed)
+    log = list(RULESET.create("t", RULESET.options({})))
+    state = fold(RULESET, log)
+    state = apply(RULESET, state, StartHand(*hand_secrets(seed, 1)), log)
+    while RULESET.status(state) is Status.IN_HAND:
+        for seat in (None, 0, 1, 2, 3):
+            v = RULESET.view(state, seat)
+            mine = () if seat is None else tuple(sorted(v.hand))
+            if seat is not None:
+                assert mine == tuple(t for t, n in enumerate(state.hand.seats[seat].concealed) for _ in range(n))
+            for s, melds in enumerate(v.melds):
+                if s != seat:
+                    assert all(m.tile is None for m in melds if m.kind == KONG_CONCEALED)
+        state = apply(RULESET, state, bot_command(RULESET, state, 4, RULESET.bots["greedy"], rng), log)
+    for ev in log:
+        for seat in range(4):
+            seen = RULESET.redact(ev, seat)
+            if isinstance(ev, TileDrawn) and ev.seat != seat and not str(ev.tile).startswith("f"):
+                assert seen.tile is None
+            if isinstance(ev, HandStarted):
+                assert all(d == () for s, d in enumerate(seen.dealt) if s != seat)
