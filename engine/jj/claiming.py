@@ -80,11 +80,7 @@ def turn_kongs(hand: Hand, seat: int) -> list[tuple[Tile, str]]:
 
 def naturals_of(sh: SeatTiles, wild: int | None) -> tuple[tuple[int, ...], int]:
     """The concealed tiles as naturals and a 混 count."""
-    if wild is None:
-        return sh.concealed, 0
-    c = list(sh.concealed)
-    w, c[wild] = c[wild], 0
-    return tuple(c), w
+    return hun.split(sh.concealed, wild)
 
 
 def shape_after(sh: SeatTiles, t: int | None, wild: int | None) -> bool:
@@ -92,7 +88,5 @@ def shape_after(sh: SeatTiles, t: int | None, wild: int | None) -> bool:
     c = list(sh.concealed)
     if t is not None:
         c[t] += 1
-    w = 0
-    if wild is not None:
-        w, c[wild] = c[wild], 0
-    return hun.shape_wins(tuple(c), w, len(sh.melds))
+    naturals, wilds = hun.split(c, wild)
+    return hun.shape_wins(naturals, wilds, len(sh.melds))

@@ -428,10 +428,8 @@ def ready_after(hand: Hand, seat: int, tile: int) -> bool:
     sh = hand.seats[seat]
     c = list(sh.concealed)
     c[tile] -= 1
-    w = 0
-    if hand.wild is not None:
-        w, c[hand.wild] = c[hand.wild], 0
-    return w < 4 and hun.shape_wins(tuple(c), w + 1, len(sh.melds))
+    naturals, wilds = hun.split(c, hand.wild)
+    return wilds < 4 and hun.shape_wins(naturals, wilds + 1, len(sh.melds))
 
 
 def _declare_ready(log: _Log, cmd: DeclareReady) -> None:

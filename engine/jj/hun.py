@@ -58,6 +58,15 @@ def _number_mask(naturals: Sequence[int]) -> int:
 Counts = tuple[int, ...]
 
 
+def split(concealed: Sequence[int], wild: int | None) -> tuple[Counts, int]:
+    """Concealed counts as the natural tiles and how many 混 (a 混 counted as its own kind)."""
+    naturals = list(concealed)
+    if wild is None:
+        return tuple(naturals), 0
+    wilds, naturals[wild] = naturals[wild], 0
+    return tuple(naturals), wilds
+
+
 @lru_cache(maxsize=16384)
 def completions(naturals: Counts, wilds: int, melds: int, in_melds: Counts) -> tuple[Counts, ...]:
     """Every distinct natural hand (34 counts, concealed tiles only) that `naturals` plus `wilds`

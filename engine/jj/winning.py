@@ -9,7 +9,7 @@ any of the tiles the 混 stand for, so each is tried.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from engine.core.messages import value
@@ -52,11 +52,16 @@ def best_win(
     its own kind, `wild`; None at a table without 混); `win_tile` None on 天胡 (no tile came
     last: the best of the hand's tiles is taken); `visible` counts the tiles seen outside this
     hand (rivers and every meld), for 和绝张."""
-    return _cached_best(tuple(concealed), wild, melds, seat, win_tile, situation, tuple(visible))
+    return _search(tuple(concealed), wild, melds, seat, win_tile, situation, tuple(visible), None)
 
 
-@lru_cache(maxsize=8192)
-def _cached_best(
+# How the natural hands to score are listed: all of them (the best scoring), lazily (the win check,
+# which stops at the first good enough), or every substitution (the reference for tests).
+_ALL, _LAZY, _BRUTE = "all", "lazy", "brute"
+
+
+@lru_cache(maxsize=16384)
+def _search(
     concealed: tuple[int, ...],
     wild: int | None,
     melds: tuple[Meld, ...],
@@ -64,38 +69,30 @@ def _cached_best(
     win_tile: int | None,
     situation: Situation,
     visible: tuple[int, ...],
+    enough: int | None,
+    listing: str = _ALL,
 ) -> Scored | None:
-    # The same hand is asked about several times (legal actions, the deadline, the move itself).
-    naturals = list(concealed)
-    wilds = 0
-    if wild is not None:
-        wilds, naturals[wild] = naturals[wild], 0
-    return _best(tuple(naturals), wilds, melds, seat, wild, win_tile, situation, visible)
-
-
-def _best(
-    naturals: tuple[int, ...],
-    wilds: int,
-    melds: tuple[Meld, ...],
-    seat: int,
-    wild: int | None,
-    win_tile: int | None,
-    situation: Situation,
-    visible: tuple[int, ...],
-    brute_force: bool = False,
-) -> Scored | None:
+    """The best scoring, or with `enough` the first whose counted fans reach it. Cached: the same
+    hand is asked about several times (legal actions, the deadline, the move itself)."""
+    naturals, wilds = hun.split(concealed, wild)
     in_melds, packs = _meld_info(melds, seat)
-    if brute_force:
-        fulls = tuple(hun.brute_force(naturals, wilds, in_melds))
+    if listing == _BRUTE:
+        fulls: Iterable[tuple[int, ...]] = hun.brute_force(naturals, wilds, in_melds)
+    elif enough is not None:
+        fulls = hun.first_completions(naturals, wilds, len(melds), in_melds)
     else:
         fulls = hun.completions(naturals, wilds, len(melds), in_melds)
     best: Scored | None = None
     for full in fulls:
-        stood_for = [t for t in range(34) for _ in range(full[t] - naturals[t])]
+        stood_for = tuple(t for t in range(34) for _ in range(full[t] - naturals[t]))
         for win_as in _win_choices(full, stood_for, win_tile, wild):
-            floor = -1 if best is None else best.total
-            scored = _score_natural(full, wilds, melds, packs, tuple(stood_for), win_as, situation, visible, floor)
-            if scored is not None and (best is None or scored.total > best.total):
+            floor = -1 if best is None or enough is not None else best.total
+            scored = _score_natural(full, wilds, melds, packs, stood_for, win_as, situation, visible, floor)
+            if scored is None:
+                continue
+            if enough is not None and scored.counted >= enough:
+                return scored
+            if enough is None and (best is None or scored.total > best.total):
                 best = scored
     return best
 
@@ -131,33 +128,7 @@ def reaches(
 ) -> bool:
     """Whether the hand wins with `min_fan` or more counted fans: the win check, which stops at
     the first assignment of the 混 that scores enough (best_win looks at them all)."""
-    return _cached_reaches(tuple(concealed), wild, melds, seat, win_tile, situation, min_fan, tuple(visible))
-
-
-@lru_cache(maxsize=8192)
-def _cached_reaches(
-    concealed: tuple[int, ...],
-    wild: int | None,
-    melds: tuple[Meld, ...],
-    seat: int,
-    win_tile: int | None,
-    situation: Situation,
-    min_fan: int,
-    visible: tuple[int, ...],
-) -> bool:
-    naturals = list(concealed)
-    wilds = 0
-    if wild is not None:
-        wilds, naturals[wild] = naturals[wild], 0
-    nat = tuple(naturals)
-    in_melds, packs = _meld_info(melds, seat)
-    for full in hun.first_completions(nat, wilds, len(melds), in_melds):
-        stood_for = tuple(t for t in range(34) for _ in range(full[t] - nat[t]))
-        for win_as in _win_choices(full, stood_for, win_tile, wild):
-            scored = _score_natural(full, wilds, melds, packs, stood_for, win_as, situation, visible)
-            if scored is not None and scored.counted >= min_fan:
-                return True
-    return False
+    return _search(tuple(concealed), wild, melds, seat, win_tile, situation, tuple(visible), min_fan) is not None
 
 
 def best_by_brute_force(
@@ -170,9 +141,7 @@ def best_by_brute_force(
     visible: Sequence[int] = (0,) * 34,
 ) -> Scored | None:
     """`best_win` by trying every substitution of the 混 (the reference the search is held to)."""
-    naturals = list(concealed)
-    wilds, naturals[wild] = naturals[wild], 0
-    return _best(tuple(naturals), wilds, melds, seat, wild, win_tile, situation, tuple(visible), True)
+    return _search(tuple(concealed), wild, melds, seat, win_tile, situation, tuple(visible), None, _BRUTE)
 
 
 def _score_natural(
