@@ -33,6 +33,7 @@ from engine.jj.options import Options
 from engine.jj.state import (
     CLAIMED,
     DEAL,
+    FLOWER,
     REPLACEMENT,
     SEATS,
     WALL,
@@ -105,7 +106,7 @@ def _on_started(state: BetweenHands, ev: HandStarted) -> State:
 
 def _on_flower(state: Playing, ev: FlowerShown) -> State:
     hand = state.hand
-    return _hand(state, flowers=_bump(hand.flowers, ev.seat, (*hand.flowers[ev.seat], ev.flower)))
+    return _hand(state, flowers=_bump(hand.flowers, ev.seat, (*hand.flowers[ev.seat], ev.flower)), flower_shown=True)
 
 
 def _on_drawn(state: Playing, ev: TileDrawn) -> State:
@@ -116,9 +117,9 @@ def _on_drawn(state: Playing, ev: TileDrawn) -> State:
         return _hand(state, wall=wall)
     seats = _seat(hand, ev.seat, hand.seats[ev.seat].drew(ev.tile))
     if hand.dealing:
-        return _hand(state, wall=wall, seats=seats)
-    source = REPLACEMENT if ev.from_tail else WALL
-    return _hand(state, wall=wall, seats=seats, phase=Turn(ev.seat, ev.tile, source, wall.live <= 0))
+        return _hand(state, wall=wall, seats=seats, flower_shown=False)
+    source = (FLOWER if hand.flower_shown else REPLACEMENT) if ev.from_tail else WALL
+    return _hand(state, wall=wall, seats=seats, phase=Turn(ev.seat, ev.tile, source, wall.live <= 0), flower_shown=False)
 
 
 def _on_deal_finished(state: Playing, ev: DealFinished) -> State:

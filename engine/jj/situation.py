@@ -72,7 +72,7 @@ def _self_args(hand: Hand, turn: Turn, options: Options, round_wind: int) -> Arg
         about_kong=turn.source == REPLACEMENT,
         wall_last=turn.last,
         heavenly=turn.source == DEAL and seat == hand.dealer,
-        earthly=seat != hand.dealer and first_draw and turn.source != REPLACEMENT,
+        earthly=seat != hand.dealer and first_draw,
     )
     return sh.concealed, hand.wild, sh.melds, seat, win_tile, situation, visible(hand)
 

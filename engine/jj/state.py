@@ -25,6 +25,7 @@ DEAL = "deal"
 WALL = "wall"
 CLAIMED = "claimed"  # after a pong or chow: no tile drawn
 REPLACEMENT = "replacement"  # a kong's replacement (杠上开花)
+FLOWER = "flower"  # a flower's replacement (补花): as good as the draw it replaces
 
 
 @value("jj.Turn")
@@ -77,6 +78,7 @@ class Hand:
     turned: tuple[Tile, ...] = ()
     dealing: bool = True
     fans: int = 0
+    flower_shown: bool = False  # the next tail draw replaces a flower, not a kong
 
     def but(self, **changes: object) -> Hand:
         """This hand with `changes`; cheaper than dataclasses.replace, where replay spends its time."""

@@ -101,3 +101,9 @@ def test_a_drawn_hand_keeps_the_dealer():
     result = play("drawn_hand_keeps_the_dealer")
     assert result.result.outcome == "draw"
     assert result.state.table.dealer == 2
+
+
+def test_earthly_win_counts_after_a_flower_and_a_flower_replacement_is_not_a_kong_replacement():
+    (won,) = wins("earthly_win_after_a_flower")
+    got = fans_of(won)
+    assert got["地胡"] == 24 and "杠上开花" not in got and got["花牌"] == 2
