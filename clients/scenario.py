@@ -15,11 +15,11 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from clients.driver import apply, fold
 from engine import rulesets
 from engine.core.contract import HandResult, Status
 from engine.core.errors import RuleViolation
 from engine.core.messages import encode, to_json
+from engine.driver import apply, fold
 
 SCENARIO_SALT = b"qipai-scenario"
 _KEYS = {"ruleset", "options", "deal", "actions", "finish", "description"}

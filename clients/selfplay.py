@@ -16,9 +16,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from clients.driver import apply, bot_command, fold
 from engine import rulesets
 from engine.core.contract import StartHand, Status
+from engine.driver import apply, bot_command, fold
 
 HANDS_PER_TABLE = 16  # a fresh table now and then: daqi tables never end, and logs stay small
 

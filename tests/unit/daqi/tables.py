@@ -8,7 +8,6 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from clients.driver import bot_command
 from engine.core.contract import StartHand, Status
 from engine.daqi import RULESET
 from engine.daqi.cards import DECK, Card, parse_cards
@@ -17,6 +16,7 @@ from engine.daqi.deal import receiver
 from engine.daqi.friend import Partnership
 from engine.daqi.phases import Bids, Deal, Dealing, FinalBids, Playing
 from engine.daqi.trumps import Trumps
+from engine.driver import bot_command
 
 SALT = b"test-salt"
 

@@ -1,21 +1,26 @@
-"""Driving a table through the engine contract alone: fold, decide-and-apply, whose move it is."""
+"""Driving a table through the engine contract alone, with no service: fold, decide-and-apply,
+whose move it is. Self-play, scenarios, property tests and benchmarks use it."""
 
 from __future__ import annotations
 
 import functools
 import random
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeVar
 
-from engine.core.contract import Ruleset
+from engine.core.contract import Bot, Ruleset
+
+S = TypeVar("S")
+C = TypeVar("C")
+E = TypeVar("E")
 
 
-def fold(ruleset: Ruleset, events: Iterable[Any], state: Any = None) -> Any:
+def fold(ruleset: Ruleset[S, Any, E, Any], events: Iterable[E], state: S | None = None) -> S:
     """Replay: the state after `events`, from `initial()` unless a state is given."""
     return functools.reduce(ruleset.evolve, events, ruleset.initial() if state is None else state)
 
 
-def apply(ruleset: Ruleset, state: Any, cmd: Any, log: list[Any]) -> Any:
+def apply(ruleset: Ruleset[S, C, E, Any], state: S, cmd: C, log: list[E]) -> S:
     """Decide `cmd`, append its events to `log`, and return the new state."""
     for ev in ruleset.decide(state, cmd):
         log.append(ev)
@@ -23,7 +28,8 @@ def apply(ruleset: Ruleset, state: Any, cmd: Any, log: list[Any]) -> Any:
     return state
 
 
-def bot_command(ruleset: Ruleset, state: Any, seats: int, choose: Any, rng: random.Random) -> Any:
+def bot_command(ruleset: Ruleset[S, C, Any, Any], state: S, seats: int, choose: Bot,
+                rng: random.Random) -> C:
     """The next command when bots sit in every seat: a seat that owes a decision decides (its
     timeout default if the bot declines); while only the table clock owes one (dealing), any
     seat with optional moves (bids) may act first, else the clock's default runs."""
