@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core.contract import Deadline
-from engine.koudian import rules
+from engine.koudian import kongs, winning
 from engine.koudian.options import Options
 from engine.koudian.state import Claims, Playing, Robbing, State, Turn
 from engine.mahjong import claims
@@ -34,11 +34,11 @@ def legal_actions(state: State, seat: int) -> list[Any]:
             return []
         sh = hand.seats[seat]
         acts: list[Any] = []
-        if rules.self_win(hand, phase) is not None:
+        if winning.self_win(hand, phase) is not None:
             acts.append(Win(seat))
         if phase.last:
             return acts
-        acts.extend(Kong(seat, t) for t, _ in rules.turn_kongs(hand, phase, options))
+        acts.extend(Kong(seat, t) for t, _ in kongs.turn_kongs(hand, phase, options))
         if sh.ready:
             assert phase.drawn is not None
             acts.append(Discard(seat, phase.drawn))
@@ -82,7 +82,7 @@ def _ready_without(sh: SeatTiles, t: int, options: Options) -> bool:
     melds = len(sh.melds)
     if not is_win(c, 1, melds) and not (options.seven_pairs and melds == 0 and seven_pairs(c, 1)):
         return False
-    return bool(rules.can_declare_ready(sh, t, options))
+    return bool(winning.can_declare_ready(sh, t, options))
 
 
 def default_action(state: Playing, seat: int) -> Any:
@@ -92,7 +92,7 @@ def default_action(state: Playing, seat: int) -> Any:
     phase = hand.phase
     if isinstance(phase, Claims | Robbing):
         return Win(seat) if claims.WIN in phase.window.options_of(seat) else Pass(seat)
-    if rules.self_win(hand, phase) is not None:
+    if winning.self_win(hand, phase) is not None:
         return Win(seat)
     if phase.drawn is not None:
         return Discard(seat, phase.drawn)

@@ -1,20 +1,12 @@
-"""Koudian's own commands and events (the shared mahjong ones live in engine.mahjong.actions)."""
+"""Koudian's own events (the shared mahjong ones live in engine.mahjong.actions)."""
 
 from __future__ import annotations
 
-from engine.core.messages import command, event
+from engine.core.messages import event
 from engine.koudian.options import Options
+from engine.mahjong.actions import ClaimAnswered, Konged, Ponged, TileDiscarded, TileDrawn
 from engine.mahjong.tiles import Tile
 from engine.mahjong.wall import Dice
-
-
-@command("koudian.FixedDeal")
-class FixedDeal:
-    """Deal a scenario's stacked deck instead of a shuffle (`engine.mahjong.wall.stacked`)."""
-
-    dealer: int
-    order: tuple[Tile, ...]
-    salt: bytes
 
 
 @event("koudian.TableCreated")
@@ -104,3 +96,9 @@ class MatchEnded:
 
     scores: tuple[int, ...]
     seating: tuple[int, ...]
+
+
+Event = (
+    TableCreated | DealerChosen | HandStarted | TileDrawn | TileDiscarded | ReadyDeclared
+    | ClaimWindowOpened | ClaimAnswered | Ponged | Konged | HandEnded | MatchEnded
+)
