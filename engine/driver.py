@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar
 
 from engine.core.contract import Bot, Ruleset
@@ -36,19 +36,21 @@ def bot_command(ruleset: Ruleset[S, C, Any, Any], state: S, seats: int, choose: 
     deadline = ruleset.deadline(state)
     if deadline is None or not deadline.defaults:
         raise RuntimeError("a hand in progress owes no decision (no deadline)")
-    if list(deadline.defaults) == [None]:
-        for seat in range(seats):
-            legal = ruleset.legal_actions(state, seat)
+    defaults: Mapping[int | None, C] = deadline.defaults
+    cmd: C | None
+    if list(defaults) == [None]:
+        for optional in range(seats):
+            legal = ruleset.legal_actions(state, optional)
             if legal:
-                cmd = choose(ruleset.view(state, seat), legal, rng)
+                cmd = choose(ruleset.view(state, optional), legal, rng)
                 if cmd is not None:
                     return cmd
-        return deadline.defaults[None]
-    seat = next(iter(deadline.defaults))
-    if seat is None:
-        return deadline.defaults[None]
-    legal = ruleset.legal_actions(state, seat)
+        return defaults[None]
+    owing = next(iter(defaults))
+    if owing is None:
+        return defaults[None]
+    legal = ruleset.legal_actions(state, owing)
     if not legal:
-        raise RuntimeError(f"seat {seat} owes a decision but has no legal action")
-    cmd = choose(ruleset.view(state, seat), legal, rng)
-    return deadline.defaults[seat] if cmd is None else cmd
+        raise RuntimeError(f"seat {owing} owes a decision but has no legal action")
+    cmd = choose(ruleset.view(state, owing), legal, rng)
+    return defaults[owing] if cmd is None else cmd

@@ -16,8 +16,8 @@ from engine.daqi.bidding import bid_rank, bid_suit
 from engine.daqi.cards import CARDS, Card
 from engine.daqi.commands import Bid, Bury, Pass, PlayCards
 from engine.daqi.follow import legal_follows, legal_leads
-from engine.daqi.phases import BOTTOM_SIZE
 from engine.daqi.points import POINTS
+from engine.daqi.state import BOTTOM_SIZE
 from engine.daqi.trick import winning_index
 from engine.daqi.trumps import TRUMP, Trumps
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 from engine.core.messages import event
 from engine.daqi.cards import Card
 from engine.daqi.friend import Partnership
-from engine.daqi.options import DaqiOptions
+from engine.daqi.options import Options
 
 
 @event("daqi.TableCreated")
 class TableCreated:
     table_id: str
-    options: DaqiOptions
+    options: Options
 
 
 @event("daqi.HandStarted")
@@ -137,3 +137,9 @@ class HandEnded:
     deltas: tuple[int, ...]
     deck: tuple[Card, ...]
     salt: bytes
+
+
+Event = (
+    TableCreated | HandStarted | CardDealt | BidMade | Passed | BiddingClosed | BottomTaken
+    | BottomBuried | PlayStarted | CardsPlayed | ThrowFailed | FriendRevealed | TrickWon | HandEnded
+)

@@ -18,8 +18,8 @@ from engine.daqi.events import (
     PlayStarted,
 )
 from engine.daqi.friend import friend_card
-from engine.daqi.options import DaqiOptions
-from engine.daqi.phases import (
+from engine.daqi.options import Options
+from engine.daqi.state import (
     DEALT,
     SEATS,
     Burying,
@@ -51,7 +51,7 @@ class View:
 
     seat: int | None
     phase: str
-    options: DaqiOptions | None
+    options: Options | None
     scores: tuple[int, ...]
     hand_number: int = 0
     hand: tuple[Card, ...] = ()

@@ -16,8 +16,8 @@ from engine.mahjong.actions import DeclareReady, Discard, Kong, Pass, Pong, Win
 from engine.mahjong.tiles import FULL_SET, parse_tile, parse_tiles
 from engine.mahjong.wall import stacked
 
-_WITH_TILE = {"discard": Discard, "declare_ready": DeclareReady, "pong": Pong, "kong": Kong}
-_WITHOUT_TILE = {"win": Win, "pass": Pass}
+_WITH_TILE: dict[str, type[Discard | DeclareReady | Pong | Kong]] = {"discard": Discard, "declare_ready": DeclareReady, "pong": Pong, "kong": Kong}
+_WITHOUT_TILE: dict[str, type[Win | Pass]] = {"win": Win, "pass": Pass}
 
 
 def parse_command(spec: Mapping[str, Any]) -> Command:

@@ -11,8 +11,8 @@ from engine.daqi.bots import cheapest, greedy_bot, random_bot, safe_bury, trump_
 from engine.daqi.cards import HEARTS
 from engine.daqi.commands import Bid, Bury, Pass, PlayCards
 from engine.daqi.friend import Partnership
-from engine.daqi.phases import Dealing
 from engine.daqi.points import points
+from engine.daqi.state import Dealing
 from engine.daqi.trumps import Trumps
 
 from .tables import cards, deal, endgame, fixed_deal, play, random_hand, run, started

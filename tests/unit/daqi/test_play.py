@@ -22,7 +22,7 @@ from engine.daqi.events import (
     ThrowFailed,
     TrickWon,
 )
-from engine.daqi.phases import Playing, Waiting
+from engine.daqi.state import Playing, Waiting
 
 from .tables import (
     bury,

@@ -26,7 +26,7 @@ from engine.daqi.events import (
     PlayStarted,
     ThrowFailed,
 )
-from engine.daqi.phases import Dealing, NoTable, Overcalling, Playing, Waiting
+from engine.daqi.state import Dealing, NoTable, Overcalling, Playing, Waiting
 from engine.driver import bot_command
 
 GAMES = settings(

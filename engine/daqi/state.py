@@ -15,7 +15,7 @@ from engine.core.messages import value
 from engine.daqi.cards import Card
 from engine.daqi.events import HandEnded
 from engine.daqi.friend import Partnership
-from engine.daqi.options import DaqiOptions
+from engine.daqi.options import Options
 from engine.daqi.trumps import Trumps
 
 SEATS = 5
@@ -39,7 +39,7 @@ class Table:
     """What outlives a hand: options, the next dealing seat, scores, the last hand's end."""
 
     table_id: str
-    options: DaqiOptions
+    options: Options
     hands_played: int = 0
     next_dealer: int | None = None
     scores: tuple[int, ...] = (0,) * SEATS
