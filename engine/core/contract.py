@@ -101,7 +101,7 @@ class Ruleset(Protocol[S, C, E, V]):
     def initial(self) -> S:
         """The state before the first event (evolve the creation events onto it)."""
 
-    def decide(self, state: S, cmd: C | StartHand) -> list[E]:
+    def decide(self, state: S, cmd: C) -> list[E]:
         """Validate `cmd` against the rules and return the resulting events, or raise RuleViolation."""
 
     def evolve(self, state: S, ev: E) -> S:

@@ -58,3 +58,8 @@ class PlayCards:
 
 
 Command = StartHand | FixedDeal | DealNext | Bid | Pass | Bury | PlayCards
+
+
+def command_seat(cmd: Command) -> int | None:
+    """The seat a command acts for (None: a deal or the table clock)."""
+    return None if isinstance(cmd, StartHand | FixedDeal | DealNext) else cmd.seat

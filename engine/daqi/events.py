@@ -3,6 +3,7 @@ server's log holds them, `redact` blanks them for a seat (see view.py)."""
 
 from __future__ import annotations
 
+from engine.core.contract import DeckReveal
 from engine.core.messages import event
 from engine.daqi.cards import Card
 from engine.daqi.friend import Partnership
@@ -143,3 +144,13 @@ Event = (
     TableCreated | HandStarted | CardDealt | BidMade | Passed | BiddingClosed | BottomTaken
     | BottomBuried | PlayStarted | CardsPlayed | ThrowFailed | FriendRevealed | TrickWon | HandEnded
 )
+
+
+def deck_commitment(ev: Event) -> str | None:
+    """The commitment a hand's start publishes."""
+    return ev.commitment if isinstance(ev, HandStarted) else None
+
+
+def deck_reveal(ev: Event) -> DeckReveal | None:
+    """The deck's order and the salt a hand's end reveals."""
+    return DeckReveal(tuple(str(c) for c in ev.deck), ev.salt) if isinstance(ev, HandEnded) else None

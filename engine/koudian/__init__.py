@@ -1,8 +1,25 @@
 """吕梁扣点麻将 (`koudian`): four players, 136 tiles, a win needs 报听 and a tile worth enough.
 
 The spec is the design docs' rules/koudian.md; docs/rules/koudian.md lists the decisions beyond it.
+The files follow docs/rulesets.md.
 """
 
-from engine.koudian.ruleset import RULESET, KoudianRuleset
+from engine.core.package import Package
+from engine.koudian import (
+    bots,
+    choices,
+    commands,
+    events,
+    game,
+    invariants,
+    notation,
+    options,
+    state,
+    view,
+)
 
-__all__ = ["RULESET", "KoudianRuleset"]
+RULESET: Package[state.State, commands.Command, events.Event, view.View] = Package(
+    "koudian", options, state, commands, events, game, choices, view, notation, bots, invariants
+)
+
+__all__ = ["RULESET"]

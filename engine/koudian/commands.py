@@ -21,3 +21,8 @@ class FixedDeal:
 
 
 Command = StartHand | FixedDeal | Discard | DeclareReady | Pong | Kong | Win | Pass
+
+
+def command_seat(cmd: Command) -> int | None:
+    """The seat a command acts for (None: a deal, which the service sends)."""
+    return None if isinstance(cmd, StartHand | FixedDeal) else cmd.seat

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.core.contract import DeckReveal
 from engine.core.messages import event
 from engine.koudian.options import Options
 from engine.mahjong.actions import ClaimAnswered, Konged, Ponged, TileDiscarded, TileDrawn
@@ -102,3 +103,13 @@ Event = (
     TableCreated | DealerChosen | HandStarted | TileDrawn | TileDiscarded | ReadyDeclared
     | ClaimWindowOpened | ClaimAnswered | Ponged | Konged | HandEnded | MatchEnded
 )
+
+
+def deck_commitment(ev: Event) -> str | None:
+    """The commitment a hand's start publishes."""
+    return ev.commitment if isinstance(ev, HandStarted) else None
+
+
+def deck_reveal(ev: Event) -> DeckReveal | None:
+    """The wall's order and the salt a hand's end reveals."""
+    return DeckReveal(tuple(str(t) for t in ev.order), ev.salt) if isinstance(ev, HandEnded) else None
