@@ -5,21 +5,9 @@ The files follow docs/rulesets.md.
 """
 
 from engine.core.package import Package
-from engine.koudian import (
-    bots,
-    choices,
-    commands,
-    events,
-    game,
-    invariants,
-    notation,
-    options,
-    state,
-    view,
-)
 
-RULESET: Package[state.State, commands.Command, events.Event, view.View] = Package(
-    "koudian", options, state, commands, events, game, choices, view, notation, bots, invariants
-)
+from . import bots, choices, commands, events, game, invariants, notation, options, state, view
+
+RULESET: Package[state.State, commands.Command, events.Event, view.View] = Package("koudian", options, state, commands, events, game, choices, view, notation, bots, invariants)
 
 __all__ = ["RULESET"]
