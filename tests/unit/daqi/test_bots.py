@@ -5,7 +5,6 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clients.selfplay import play as selfplay
 from engine.daqi import RULESET
 from engine.daqi.bots import cheapest, greedy_bot, random_bot, safe_bury, trump_share
 from engine.daqi.cards import HEARTS
@@ -14,6 +13,7 @@ from engine.daqi.friend import Partnership
 from engine.daqi.points import points
 from engine.daqi.state import Dealing
 from engine.daqi.trumps import Trumps
+from engine.selfplay import play as selfplay
 
 from .tables import cards, deal, endgame, fixed_deal, play, random_hand, run, started
 

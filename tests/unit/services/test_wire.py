@@ -4,11 +4,11 @@ import random
 
 import pytest
 
-from clients.selfplay import hand_secrets
 from engine import rulesets
 from engine.core.contract import StartHand, Status
 from engine.core.messages import _by_name
 from engine.driver import apply, fold
+from engine.selfplay import hand_secrets
 from services.game import wire
 
 RULESETS = ["koudian", "daqi"]
