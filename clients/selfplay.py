@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine import rulesets
@@ -14,18 +13,10 @@ from engine import selfplay as engine_selfplay
 from engine.selfplay import SelfplayFailure, Summary
 
 
-def play(
-    ruleset_name: str,
-    hands: int,
-    seed: int,
-    bot: str = "greedy",
-    options: Mapping[str, Any] | None = None,
-    progress: Callable[[int], None] | None = None,
-    verify: bool = True,
-) -> Summary:
+def play(ruleset_name: str, hands: int, seed: int, bot: str = "greedy", **more: Any) -> Summary:
     """`engine.selfplay.play`, timed (`summary.seconds`, `summary.hands_per_s`)."""
     started = time.perf_counter()
-    summary = engine_selfplay.play(ruleset_name, hands, seed, bot, options, progress, verify)
+    summary = engine_selfplay.play(ruleset_name, hands, seed, bot, **more)
     summary.seconds = time.perf_counter() - started
     return summary
 
@@ -51,7 +42,7 @@ def main(args: Any) -> int:
     try:
         options = _parse_options(args.option)
         bar = _ProgressBar(args.hands) if sys.stderr.isatty() or not args.json else None
-        summary = play(args.ruleset, args.hands, args.seed, args.bot, options,
+        summary = play(args.ruleset, args.hands, args.seed, args.bot, options=options,
                        progress=bar.update if bar else None)
     except rulesets.UnknownRuleset as exc:
         print(f"qipai selfplay: {exc}", file=sys.stderr)
