@@ -6,8 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.daqi import RULESET
-from engine.daqi.bots import cheapest, greedy_bot, random_bot, safe_bury, trump_share
+from engine.daqi.bots import greedy_bot, random_bot, trump_share
 from engine.daqi.cards import HEARTS
+from engine.daqi.choices import cheapest, safe_bury
 from engine.daqi.commands import Bid, Bury, Pass, PlayCards
 from engine.daqi.friend import Partnership
 from engine.daqi.points import points
