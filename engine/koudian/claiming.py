@@ -1,4 +1,4 @@
-"""Claims on a face-up discard (koudian.md, "Claims"): who may win, pong or kong it."""
+"""Claims on a face-up discard (koudian.md, "Turn" and "Points of a win"): who may win, pong or kong it."""
 
 from __future__ import annotations
 

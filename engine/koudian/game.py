@@ -1,4 +1,4 @@
-"""decide and evolve: the koudian table as an event-sourced state machine.
+"""create, decide and evolve: the koudian table as an event-sourced state machine.
 
 `decide` validates a command and returns the events it causes, playing on through everything that
 follows without a choice: the next draw, a locked hand's automatic discard, the end of the hand.

@@ -1,4 +1,4 @@
-"""Kongs (koudian.md, "Kongs"): which a seat may declare, who may rob an added one, when a kong
+"""Kongs (koudian.md, "Turn" and "Declaring ready"): which a seat may declare, who may rob an added
 draws the hand."""
 
 from __future__ import annotations
