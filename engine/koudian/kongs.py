@@ -1,5 +1,5 @@
-"""Kongs (koudian.md, "Turn" and "Declaring ready"): which a seat may declare, who may rob an added
-draws the hand."""
+"""Kongs (koudian.md, "Turn" and "Declaring ready"): which a seat may declare, who may rob an
+added one, when a kong draws the hand."""
 
 from __future__ import annotations
 
