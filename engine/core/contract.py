@@ -84,6 +84,9 @@ None lets the 托管 default stand (or the deal go on)."""
 
 @runtime_checkable
 class Ruleset(Protocol[S, C, E, V]):
+    """A game's rules as the service and the tools drive them. `engine.core.package.Package`
+    implements it from a package laid out as docs/rulesets.md says."""
+
     name: str
     bots: Mapping[str, Bot]
     view_type: type[V]
