@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.core.contract import DeckReveal
 from engine.core.messages import event
 from engine.jj.options import Options
 from engine.jj.scoring import Payment
@@ -129,3 +130,8 @@ Event = (
 def deck_commitment(ev: Event) -> str | None:
     """The commitment a hand's start publishes."""
     return ev.commitment if isinstance(ev, HandStarted) else None
+
+
+def deck_reveal(ev: Event) -> DeckReveal | None:
+    """The wall's order (flowers included) and the salt a hand's end reveals."""
+    return DeckReveal(tuple(str(t) for t in ev.order), ev.salt) if isinstance(ev, HandEnded) else None

@@ -11,16 +11,19 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from engine.core import errors
 from engine.core.contract import HandResult, StartHand
 from engine.core.errors import RuleViolation
+from engine.core.log import Log
 from engine.core.shuffle import commitment, derived_rng, seeded_shuffle
 from engine.jj import claiming, hun, scoring, situation
-from engine.jj.commands import FixedDeal
+from engine.jj.commands import Command, FixedDeal
 from engine.jj.events import (
     ChowClaimed,
     Chowed,
     ClaimWindowOpened,
     DealFinished,
+    Event,
     FlowerShown,
     HandEnded,
     HandStarted,
@@ -74,7 +77,7 @@ DECK = FULL_SET + FLOWERS
 # ---------------------------------------------------------------------------------------- evolve
 
 
-def evolve(state: State, ev: Any) -> State:
+def evolve(state: State, ev: Event) -> State:
     """Apply one event (total: events come from decide, or a log decide wrote)."""
     return _EVOLVE[type(ev)](state, ev)
 
@@ -260,16 +263,11 @@ _EVOLVE: dict[type, Callable[[Any, Any], State]] = {
 # ---------------------------------------------------------------------------------------- decide
 
 
-class _Log:
-    """The events of one decision, folded as they are written."""
+class _Log(Log[State, Event]):
+    """The events of one decision, folded as they are written; with the hand and options at hand."""
 
     def __init__(self, state: State) -> None:
-        self.state = state
-        self.events: list[Any] = []
-
-    def add(self, ev: Any) -> None:
-        self.events.append(ev)
-        self.state = evolve(self.state, ev)
+        super().__init__(state, evolve)
 
     @property
     def playing(self) -> Playing:
@@ -290,25 +288,25 @@ def round_wind(table: Table) -> int:
     return table.passes // SEATS % 4
 
 
-def create(table_id: str, options: Options) -> list[Any]:
+def create(table_id: str, options: Options) -> list[Event]:
+    """The creation event, recording the options."""
     return [TableCreated(table_id, options)]
 
 
-def decide(state: State, cmd: Any) -> list[Any]:
+def decide(state: State, cmd: Command) -> list[Event]:
     """The events `cmd` causes, or RuleViolation with a stable code and a player's sentence."""
     if isinstance(cmd, StartHand | FixedDeal):
         return _deal(state, cmd)
     if isinstance(state, NoTable):
-        raise RuleViolation("no_table", "This table has not been created yet.")
+        raise RuleViolation(errors.NO_TABLE, "This table has not been created yet.")
     if isinstance(state, MatchOver):
-        raise RuleViolation("match_over", "The match is over.")
+        raise RuleViolation(errors.MATCH_OVER, "The match is over.")
     if not isinstance(state, Playing):
-        raise RuleViolation("no_hand_in_progress", "No hand is being played; wait for the deal.")
+        raise RuleViolation(errors.NO_HAND_IN_PROGRESS, "No hand is being played; wait for the deal.")
     handler = _COMMANDS.get(type(cmd))
     if handler is None:
-        raise RuleViolation("unknown_command", f"jj has no {type(cmd).__name__} move.")
-    if not 0 <= cmd.seat < SEATS:
-        raise RuleViolation("no_such_seat", f"There is no seat {cmd.seat!r} at this table (0..{SEATS - 1}).")
+        raise RuleViolation(errors.UNKNOWN_COMMAND, f"jj has no {type(cmd).__name__} move.")
+    errors.check_seat(cmd.seat, SEATS)
     if not claiming.in_hand(state.hand, cmd.seat):
         raise RuleViolation("already_won", "You have won this hand; the others play on.")
     log = _Log(state)
@@ -325,13 +323,13 @@ def wild_of(options: Options, indicator: Tile | None) -> Tile | None:
     return hun.wild_after(indicator)
 
 
-def _deal(state: State, cmd: StartHand | FixedDeal) -> list[Any]:
+def _deal(state: State, cmd: StartHand | FixedDeal) -> list[Event]:
     if isinstance(state, Playing):
-        raise RuleViolation("hand_in_progress", "A hand is already being played.")
+        raise RuleViolation(errors.HAND_IN_PROGRESS, "A hand is already being played.")
     if isinstance(state, MatchOver):
-        raise RuleViolation("match_over", "The match is over.")
+        raise RuleViolation(errors.MATCH_OVER, "The match is over.")
     if not isinstance(state, BetweenHands):
-        raise RuleViolation("no_table", "This table has not been created yet.")
+        raise RuleViolation(errors.NO_TABLE, "This table has not been created yet.")
     log = _Log(state)
     table = state.table
     options = table.options
@@ -340,7 +338,7 @@ def _deal(state: State, cmd: StartHand | FixedDeal) -> list[Any]:
         if dealer is not None and dealer != cmd.dealer:
             raise RuleViolation("wrong_dealer", f"Seat {table.dealer} deals this hand, not seat {cmd.dealer}.")
         if sorted(cmd.order) != sorted(DECK):
-            raise RuleViolation("bad_deal", "A fixed deal must stack all 136 tiles and 4 flowers exactly once.")
+            raise RuleViolation(errors.BAD_DEAL, "A fixed deal must stack all 136 tiles and 4 flowers exactly once.")
         dealer, order, seed = cmd.dealer, tuple(cmd.order), None
     else:
         if dealer is None:
@@ -392,9 +390,9 @@ def _replace_flower(log: _Log, seat: int) -> None:
 def _turn_of(log: _Log, seat: int) -> Turn:
     phase = log.hand.phase
     if not isinstance(phase, Turn):
-        raise RuleViolation("not_your_turn", "The others are deciding on a discard; wait for them.")
+        raise RuleViolation(errors.NOT_YOUR_TURN, "The others are deciding on a discard; wait for them.")
     if phase.seat != seat:
-        raise RuleViolation("not_your_turn", f"It is seat {phase.seat}'s turn, not yours.")
+        raise RuleViolation(errors.NOT_YOUR_TURN, f"It is seat {phase.seat}'s turn, not yours.")
     return phase
 
 

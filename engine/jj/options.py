@@ -6,6 +6,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
+from engine.core import options as core_options
 from engine.core.messages import value
 from engine.jj.scoring import CLASSIC, XUEZHAN
 from engine.mahjong.tiles import TileNotationError, parse_tile
@@ -32,28 +33,19 @@ class Options:
         return self.mode == XUEZHAN
 
 
-_MINIMUM = {"min_fan": 0, "base": 1, "rounds_per_match": 1, "turn_timeout_ms": 1, "claim_timeout_ms": 1}
+_MINIMUM = {"min_fan": 0}
+_CHOICES = {"wild", "mode"}  # the string options, checked here; the rest by engine.core.options
 
 
 def make_options(overrides: Mapping[str, Any] | None = None) -> Options:
     """Options with `overrides` applied; a bad key or value raises ValueError naming it."""
-    fields = {f.name: f for f in dataclasses.fields(Options)}
-    values: dict[str, Any] = {}
-    for key, val in (overrides or {}).items():
-        if key not in fields:
-            raise ValueError(f"unknown jj option {key!r}; known: {', '.join(fields)}")
-        if key in _MINIMUM:
-            if isinstance(val, bool) or not isinstance(val, int) or val < _MINIMUM[key]:
-                raise ValueError(f"jj option {key!r} must be an integer >= {_MINIMUM[key]}, not {val!r}")
-        elif key == "mode":
-            if val not in (CLASSIC, XUEZHAN):
-                raise ValueError(f"jj option 'mode' must be {CLASSIC!r} or {XUEZHAN!r}, not {val!r}")
-        elif key == "wild":
-            _check_wild(val)
-        elif not isinstance(val, bool):
-            raise ValueError(f"jj option {key!r} must be true or false, not {val!r}")
-        values[key] = val
-    return Options(**values)
+    given = dict(overrides or {})
+    chosen = {key: given.pop(key) for key in _CHOICES if key in given}
+    if "mode" in chosen and chosen["mode"] not in (CLASSIC, XUEZHAN):
+        raise ValueError(f"jj option 'mode' must be {CLASSIC!r} or {XUEZHAN!r}, not {chosen['mode']!r}")
+    if "wild" in chosen:
+        _check_wild(chosen["wild"])
+    return dataclasses.replace(core_options.make_options(Options, given, "jj", _MINIMUM), **chosen)
 
 
 def _check_wild(val: Any) -> None:

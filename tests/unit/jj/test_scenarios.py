@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from clients.scenario import run_scenario
 from engine.jj.events import Won
+from engine.scenario import run_scenario
 
 FOLDER = Path(__file__).resolve().parents[2] / "scenarios" / "jj"
 

@@ -5,14 +5,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clients.driver import fold
-from clients.selfplay import play
 from engine.core.contract import Status
 from engine.core.errors import RuleViolation
+from engine.driver import fold
 from engine.jj import RULESET
 from engine.jj.events import FlowerShown, HandStarted
 from engine.mahjong.actions import Discard, TileDrawn
 from engine.mahjong.tiles import parse_tile
+from engine.selfplay import play
 
 DEAL = {
     "dealer": 0,
@@ -112,8 +112,8 @@ def test_a_declared_hand_is_locked_to_winning_or_discarding_the_drawn_tile():
     import json
     from pathlib import Path
 
-    from clients.scenario import run_scenario
     from engine.mahjong.actions import Win
+    from engine.scenario import run_scenario
 
     spec = json.loads((Path(__file__).resolve().parents[2] / "scenarios/jj/declared_ready.json").read_text())
     spec["actions"] = spec["actions"][:-1]
@@ -126,10 +126,10 @@ def test_a_declared_hand_is_locked_to_winning_or_discarding_the_drawn_tile():
 def test_no_seat_ever_sees_another_seats_concealed_tiles(seed):
     import random
 
-    from clients.driver import apply, bot_command
-    from clients.selfplay import hand_secrets
     from engine.core.contract import StartHand
+    from engine.driver import apply, bot_command
     from engine.mahjong.melds import KONG_CONCEALED
+    from engine.selfplay import hand_secrets
 
     rng = random.Random(seed)
     log = list(RULESET.create("t", RULESET.options({})))
