@@ -24,7 +24,7 @@ WILD = 31  # 中 as the 混 of the generated hands
 
 
 def _clear() -> None:
-    for cached in (hun.completions, hun.shape_wins, mcr._calculate, winning._search):
+    for cached in (hun.completions, hun.shape_wins, mcr.mcr_fans, winning._search):
         cached.cache_clear()
 
 

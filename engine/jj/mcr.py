@@ -11,7 +11,6 @@ It refuses a hand with a fifth copy of a tile (ERROR_NOT_WIN), so a 混 never st
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import lru_cache
 
 from MahjongGB import MahjongFanCalculator
@@ -48,25 +47,8 @@ def pack_of(meld: Meld, seat: int) -> Pack:
     return ("PENG" if meld.kind == PONG else "GANG", _GB_NAMES[meld.tile], offer)
 
 
-def mcr_fans(
-    packs: tuple[Pack, ...],
-    full: Sequence[int],
-    win_tile: int,
-    self_drawn: bool,
-    fourth_tile: bool,
-    about_kong: bool,
-    wall_last: bool,
-    seat_wind: int,
-    round_wind: int,
-) -> tuple[tuple[str, int, int], ...] | None:
-    """The MCR fans of a natural hand as (name, value per fan, times), or None when PyMahjongGB
-    finds no winning shape. `full` is the 34 counts of the concealed tiles, the winning tile
-    included; winds count 0..3 from East."""
-    return _calculate(packs, tuple(full), win_tile, self_drawn, fourth_tile, about_kong, wall_last, seat_wind, round_wind)
-
-
 @lru_cache(maxsize=65536)
-def _calculate(
+def mcr_fans(
     packs: tuple[Pack, ...],
     full: tuple[int, ...],
     win_tile: int,
@@ -77,6 +59,9 @@ def _calculate(
     seat_wind: int,
     round_wind: int,
 ) -> tuple[tuple[str, int, int], ...] | None:
+    """The MCR fans of a natural hand as (name, value per fan, times), or None when PyMahjongGB
+    finds no winning shape. `full` is the 34 counts of the concealed tiles, the winning tile
+    included; winds count 0..3 from East. Cached: hands repeat across checks and tables."""
     standing = [_GB_NAMES[t] for t, n in enumerate(full) for _ in range(n)]
     standing.remove(_GB_NAMES[win_tile])
     CallCounter.calls += 1
