@@ -107,3 +107,18 @@ def test_earthly_win_counts_after_a_flower_and_a_flower_replacement_is_not_a_kon
     (won,) = wins("earthly_win_after_a_flower")
     got = fans_of(won)
     assert got["地胡"] == 24 and "杠上开花" not in got and got["花牌"] == 2
+
+
+def test_pong_beats_chow():
+    from engine.jj.events import Chowed
+    from engine.mahjong.actions import Ponged
+
+    events = play("pong_beats_chow").events
+    assert [(e.seat, str(e.tile)) for e in events if isinstance(e, Ponged)] == [(2, "3p")]
+    assert not [e for e in events if isinstance(e, Chowed)]
+
+
+def test_robbing_an_added_kong_wins_with_its_mcr_fan_and_the_kong_maker_pays():
+    (won,) = wins("robbing_a_kong")
+    assert won.how == "robbed_kong" and fans_of(won)["抢杠和"] == 8
+    assert [(p.payer, p.reason) for p in won.payments] == [(1, "discard")]
