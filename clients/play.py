@@ -18,9 +18,9 @@ from grpc_status import rpc_status
 from clients.client import Player, channel, engine_view, play_seat
 from engine import rulesets
 from engine.core.messages import message_to_json
+from protocol import wire
 from qipai.v1 import common_pb2
 from services.config import settings
-from services.game import wire
 
 FIELDS_SHOWN = 8  # how many public fields of the view to print besides the hand
 

@@ -14,15 +14,16 @@ import grpc
 
 from engine.core.contract import Status
 from engine.core.messages import encode, to_json
+from protocol import wire
 from qipai.v1 import admin_pb2, admin_pb2_grpc, auth_pb2, auth_pb2_grpc, game_pb2, game_pb2_grpc
 from services import auth
-from services.errors import Forbidden, TooManyRequests, Unavailable, streaming, unary
-from services.game import wire
+from services.errors import Forbidden, TooManyRequests, Unavailable
 from services.game.leases import NotHolder
 from services.game.table import Act, Leave, Sit, Table, evolve
 from services.game.tables import STREAM_PREFIX, TableService
 from services.game.verify import verify
 from services.ratelimit import RateLimiter
+from services.status import streaming, unary
 
 RATE_LIMIT = 200  # requests per player per second: a fast bot (a view per event, 0 ms deals) stays below
 MAX_ID_LENGTH = 128

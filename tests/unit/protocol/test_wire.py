@@ -9,7 +9,7 @@ from clients.selfplay import hand_secrets
 from engine import rulesets
 from engine.core.contract import StartHand, Status
 from engine.core.messages import _by_name
-from services.game import wire
+from protocol import wire
 
 RULESETS = ["koudian", "daqi"]
 
