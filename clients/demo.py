@@ -17,8 +17,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from clients.client import Player, channel, play_seat, seat_players
 from engine import rulesets
+from protocol import tokens as auth
 from qipai.v1 import admin_pb2
-from services import auth
 
 # Demo tables deal at once (no pause between daqi cards) so the demo takes seconds, not minutes.
 DEMO_OPTIONS = {"daqi": {"deal_interval_ms": 0, "bid_window_ms": 0}}
@@ -78,7 +78,7 @@ def main(args: Any) -> int:
     env["QIPAI_GRPC_ADDR"] = address
     env.setdefault("QIPAI_LOG_LEVEL", "warning")
     secret = env.setdefault("QIPAI_TOKEN_SECRET", "dev-insecure-secret")
-    server = subprocess.Popen([sys.executable, "-m", "services.cli", "serve"], env=env)
+    server = subprocess.Popen([sys.executable, "-m", "cli", "serve"], env=env)
     try:
         _wait_healthy(address)
         results = asyncio.run(play_tables(address, args.tables, secret))

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import functools
+import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
 import grpc
+import structlog
 from google.protobuf import any_pb2
 from google.rpc import code_pb2, status_pb2
 from grpc_status import rpc_status
@@ -53,6 +55,31 @@ async def _abort(context: grpc.aio.ServicerContext[Any, Any], exc: BaseException
         await context.abort(*mapped)
 
 
+TRACE_HEADERS = ("x-trace-id", "traceparent")
+
+
+def request_context(servicer: Any, request: Any, context: Any) -> dict[str, Any]:
+    """The log fields every line of one request carries: the RPC, the node, the table and
+    command it names, and a trace id (the caller's `x-trace-id` or `traceparent`, else new)."""
+    fields: dict[str, Any] = {}
+    tables = getattr(servicer, "tables", None)
+    if tables is not None:
+        fields["node"] = tables.node_id
+    table_id = getattr(request, "table_id", "")
+    if table_id:
+        fields["table_id"] = table_id
+    command_id = getattr(request, "action_id", "") or getattr(request, "request_id", "")
+    if command_id:
+        fields["command_id"] = command_id
+    trace = ""
+    for key, value in context.invocation_metadata() or ():
+        if key in TRACE_HEADERS:
+            trace = str(value)
+            break
+    fields["trace_id"] = trace or uuid.uuid4().hex
+    return fields
+
+
 S = TypeVar("S")
 R = TypeVar("R")
 T = TypeVar("T")
@@ -63,13 +90,15 @@ def unary(fn: Callable[[S, R, Any], Awaitable[T]]) -> Callable[[S, R, Any], Awai
 
     @functools.wraps(fn)
     async def wrapper(self: S, request: R, context: Any) -> T:
-        try:
-            return await fn(self, request, context)
-        except (grpc.aio.AbortError, KeyboardInterrupt):
-            raise
-        except Exception as exc:  # every domain error becomes a status, never a crash
-            await _abort(context, exc)
-            raise  # abort always raises; this keeps the type checker informed
+        with structlog.contextvars.bound_contextvars(rpc=fn.__name__,
+                                                     **request_context(self, request, context)):
+            try:
+                return await fn(self, request, context)
+            except (grpc.aio.AbortError, KeyboardInterrupt):
+                raise
+            except Exception as exc:  # every domain error becomes a status, never a crash
+                await _abort(context, exc)
+                raise  # abort always raises; this keeps the type checker informed
 
     return wrapper
 
@@ -79,13 +108,15 @@ def streaming(fn: Callable[[S, R, Any], AsyncIterator[T]]) -> Callable[[S, R, An
 
     @functools.wraps(fn)
     async def wrapper(self: S, request: R, context: Any) -> AsyncIterator[T]:
-        try:
-            async for item in fn(self, request, context):
-                yield item
-        except (grpc.aio.AbortError, KeyboardInterrupt):
-            raise
-        except Exception as exc:
-            await _abort(context, exc)
-            raise
+        with structlog.contextvars.bound_contextvars(rpc=fn.__name__,
+                                                     **request_context(self, request, context)):
+            try:
+                async for item in fn(self, request, context):
+                    yield item
+            except (grpc.aio.AbortError, KeyboardInterrupt):
+                raise
+            except Exception as exc:
+                await _abort(context, exc)
+                raise
 
     return wrapper

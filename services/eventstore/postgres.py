@@ -18,7 +18,7 @@ from psycopg_pool import AsyncConnectionPool, PoolTimeout
 from . import migrations
 from .errors import CheckpointMoved, Fenced, InvalidInput, StoreUnavailable, WrongExpectedVersion
 from .group_commit import GroupCommit, PendingAppend
-from .records import START, GlobalPosition, RecordedEvent, Snapshot
+from .records import START, AppendRequest, GlobalPosition, RecordedEvent, Snapshot
 from .store import EventStore, Handler
 
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
@@ -314,15 +314,8 @@ class PostgresEventStore(EventStore):
         async with self._connection() as conn, conn.transaction():
             yield PgTransaction(conn)
 
-    async def _append(
-        self,
-        stream_id: str,
-        expected: int,
-        rows: list[tuple[str, int, str, str]],
-        command_id: str | None,
-        fence: int | None,
-    ) -> int:
-        return await self._group.submit(stream_id, expected, rows, command_id, fence)
+    async def _append(self, request: AppendRequest) -> int:
+        return await self._group.submit(request)
 
     async def _fence(self, stream_id: str, token: int) -> None:
         async with self._connection() as conn:

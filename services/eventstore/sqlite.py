@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from . import migrations
 from .errors import CheckpointMoved, EventStoreError, Fenced, StoreUnavailable, WrongExpectedVersion
-from .records import START, GlobalPosition, RecordedEvent, Snapshot
+from .records import START, AppendRequest, GlobalPosition, RecordedEvent, Snapshot
 from .store import EventStore, Handler
 
 T = TypeVar("T")
@@ -145,14 +145,9 @@ class SqliteEventStore(EventStore):
                 await asyncio.shield(self._run(_rollback))
                 raise
 
-    async def _append(
-        self,
-        stream_id: str,
-        expected: int,
-        rows: list[tuple[str, int, str, str]],
-        command_id: str | None,
-        fence: int | None,
-    ) -> int:
+    async def _append(self, request: AppendRequest) -> int:
+        stream_id, expected, rows, command_id, fence = request
+
         def append(conn: sqlite3.Connection) -> int | EventStoreError:
             with _transaction(conn):
                 if command_id is not None:
