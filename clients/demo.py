@@ -63,7 +63,7 @@ async def play_tables(address: str, per_ruleset: int, secret: str) -> list[dict[
         for name, table_id, players in games:
             view = await players[0].view(table_id)
             check = await admin.admin.Verify(admin_pb2.VerifyRequest(table_id=table_id), metadata=admin.metadata)
-            scores = list(getattr(view.view, view.view.WhichOneof("ruleset")).scores)
+            scores = list(getattr(view.view, view.view.WhichOneof("ruleset") or "").scores)
             results.append({"ruleset": name, "table_id": table_id, "events": view.version,
                             "scores": scores, "verified": check.ok})
     return results

@@ -66,7 +66,7 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
             self._known.popitem(last=False)
         return identity
 
-    async def intercept_service(self, continuation: Callable, details: grpc.HandlerCallDetails) -> Any:
+    async def intercept_service(self, continuation: Callable[..., Any], details: grpc.HandlerCallDetails) -> Any:
         handler = await continuation(details)
         if handler is None or details.method.startswith(PUBLIC_PREFIXES):
             return handler

@@ -57,7 +57,7 @@ class GroupCommit:
         self._max_batch = max_batch
         self._max_bytes = max_bytes
         self._queue: collections.deque[PendingAppend] = collections.deque()
-        self._flushers: set[asyncio.Task] = set()
+        self._flushers: set[asyncio.Task[None]] = set()
         self._active = 0
 
     async def submit(self, request: AppendRequest) -> int:

@@ -27,7 +27,7 @@ class Transaction(Protocol):
     @property
     def connection(self) -> Any: ...
 
-    async def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[tuple]:
+    async def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[tuple[Any, ...]]:
         """Run one statement; returns its rows ([] for statements without a result)."""
         ...
 

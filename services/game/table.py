@@ -344,7 +344,7 @@ def evolve(table: Table, ev: Any) -> Table:
     return dataclasses.replace(table, game=game, version=version)
 
 
-def _put(items: tuple, index: int, value: Any) -> tuple:
+def _put(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return (*items[:index], value, *items[index + 1:])
 
 
