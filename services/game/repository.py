@@ -6,9 +6,10 @@ from __future__ import annotations
 import uuid
 from collections import OrderedDict
 from collections.abc import Sequence
+from typing import Any, Protocol
 
 from services.errors import NotFound
-from services.eventstore import EventStore, NewEvent, RecordedEvent
+from services.eventstore import NewEvent, RecordedEvent, Snapshot
 from services.game import snapshots
 from services.game import table as tables
 from services.game.table import Table
@@ -26,11 +27,32 @@ def new_table_id() -> str:
     return STREAM_PREFIX + uuid.uuid4().hex[:16]
 
 
+class TableStore(Protocol):
+    """What the table service needs of the event store (`EventStore` provides it)."""
+
+    async def append(self, stream_id: str, expected_version: int, events: Sequence[NewEvent],
+                     command_id: str | None = None, fence: int | None = None) -> int: ...
+
+    async def fence(self, stream_id: str, token: int) -> None: ...
+
+    async def read_stream(self, stream_id: str, from_version: int = 1,
+                          to_version: int | None = None) -> list[RecordedEvent]: ...
+
+    async def command_version(self, stream_id: str, command_id: str) -> int | None: ...
+
+    async def list_streams(self, prefix: str | None = None) -> list[str]: ...
+
+    async def save_snapshot(self, stream_id: str, version: int, type: str, schema_version: int,
+                            data: dict[str, Any]) -> None: ...
+
+    async def load_snapshot(self, stream_id: str) -> Snapshot | None: ...
+
+
 class TableRepository:
     """Loads and stores tables. The cache is only as current as this node's own writes: the
     ownership unit empties a table's entry whenever another node may have written it."""
 
-    def __init__(self, store: EventStore, cache_size: int = CACHE_SIZE) -> None:
+    def __init__(self, store: TableStore, cache_size: int = CACHE_SIZE) -> None:
         self.store = store
         self.cache_size = cache_size
         self._cache: OrderedDict[str, Table] = OrderedDict()
