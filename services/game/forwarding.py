@@ -21,6 +21,7 @@ HOPS_HEADER = "qipai-forwarded"
 MAX_HOPS = 2
 FORWARD_TIMEOUT_S = 10.0
 FORWARD_WINDOW_S = 12.0  # longer than a lease's life, so a dead holder's tables are taken over
+RETRY_S = 0.2  # between attempts while a table has no reachable node
 
 T = TypeVar("T")
 
@@ -57,7 +58,7 @@ class Forwarder:
                 if loop.time() > give_up:
                     log.warning("table_unreachable", table_id=moved.table_id, holder=moved.node_id)
                     raise Unavailable("the table's node cannot be reached; retry shortly") from None
-                await asyncio.sleep(0.2)
+                await asyncio.sleep(RETRY_S)
 
     async def _forward(self, address: str, method: str, request: Any,
                        context: grpc.aio.ServicerContext[Any, Any], hops: int) -> Any:
