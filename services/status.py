@@ -40,7 +40,6 @@ def status_of(exc: BaseException) -> tuple[grpc.StatusCode, str] | None:
 
 async def _abort(context: grpc.aio.ServicerContext[Any, Any], exc: BaseException) -> None:
     if isinstance(exc, RuleViolation):
-        log.debug("command_rejected", code=exc.code, reason=exc.message)
         detail = any_pb2.Any()
         detail.Pack(common_pb2.RuleViolation(code=exc.code, message=exc.message))
         status = status_pb2.Status(code=code_pb2.FAILED_PRECONDITION,

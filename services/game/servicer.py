@@ -6,8 +6,8 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any, TypeVar
+from collections.abc import AsyncIterator
+from typing import Any
 
 import grpc
 import structlog
@@ -28,8 +28,6 @@ from services.status import streaming, unary
 RATE_LIMIT = 200  # requests per player per second: a fast bot (a view per event, 0 ms deals) stays below
 MAX_ID_LENGTH = 128
 MAX_LEGAL_ACTIONS = 500
-
-T = TypeVar("T")
 
 
 def _request_id(me: auth.Identity, request_id: str) -> str | None:
@@ -61,12 +59,6 @@ class _Limited:
         if not self.limiter.allow(me.player_id):
             raise TooManyRequests("too many requests: slow down")
         return me
-
-    async def _routed(self, method: str, request: Any, context: grpc.aio.ServicerContext[Any, Any],
-                      local: Callable[[], Awaitable[T]]) -> T:
-        """Run `local` here if this node serves the table, else on the node that does."""
-        return await self.forwarder.routed(method, request, context, local)
-
 
 class AuthServicer(auth_pb2_grpc.AuthServicer):
     def __init__(self, secret: str) -> None:
@@ -106,7 +98,7 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
                                                 actor=me.player_id)
             return _response(outcome.table, outcome.version, me, outcome.duplicate)
 
-        return await self._routed("Join", request, context, local)
+        return await self.forwarder.routed("Join", request, context, local)
 
     @unary
     async def Ready(self, request: game_pb2.TableRequest, context: Any) -> game_pb2.TableResponse:
@@ -117,7 +109,7 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
                                               command_id=_request_id(me, request.request_id))
             return _response(outcome.table, outcome.version, me, outcome.duplicate)
 
-        return await self._routed("Ready", request, context, local)
+        return await self.forwarder.routed("Ready", request, context, local)
 
     @unary
     async def Leave(self, request: game_pb2.TableRequest, context: Any) -> game_pb2.TableResponse:
@@ -129,7 +121,7 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
                                                 actor=me.player_id)
             return _response(outcome.table, outcome.version, me, outcome.duplicate)
 
-        return await self._routed("Leave", request, context, local)
+        return await self.forwarder.routed("Leave", request, context, local)
 
     @unary
     async def Act(self, request: game_pb2.ActRequest, context: Any) -> game_pb2.TableResponse:
@@ -151,7 +143,7 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
                                                 actor=me.player_id, expected_version=expected)
             return _response(outcome.table, outcome.version, me, outcome.duplicate)
 
-        return await self._routed("Act", request, context, local)
+        return await self.forwarder.routed("Act", request, context, local)
 
     @unary
     async def GetView(self, request: game_pb2.TableRequest, context: Any) -> game_pb2.ViewResponse:
@@ -161,7 +153,7 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
             table = await self.tables.serve(_table_id(request.table_id))
             return view_response(table, table.seat_of(me.player_id), self.tables)
 
-        return await self._routed("GetView", request, context, local)
+        return await self.forwarder.routed("GetView", request, context, local)
 
     @streaming
     async def Watch(self, request: game_pb2.WatchRequest, context: Any) -> AsyncIterator[game_pb2.TableUpdate]:
