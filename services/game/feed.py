@@ -16,6 +16,7 @@ from services.game import table as tables
 from services.game.repository import TableNotFound, TableRepository
 from services.game.table import Table
 from services.live.base import LiveState, LiveStateUnavailable
+from services.observability import log
 
 
 def encode_payload(version: int, ev: NewEvent) -> bytes:
@@ -188,11 +189,16 @@ class Watcher:
         # A lost fan-out (Redis restarted or flushed) costs latency until the pump
         # resubscribes (after the version folded so far), never events: the store fills
         # whatever it missed.
+        lost = False
         while True:
             try:
                 async for published in self.live.listen(table_id, folded()):
+                    lost = False
                     queue.put_nowait(published)
-            except LiveStateUnavailable:
+            except LiveStateUnavailable as exc:
+                if not lost:  # once per outage, not per retry
+                    log.warning("fanout_lost", table_id=table_id, error=str(exc))
+                    lost = True
                 await asyncio.sleep(0.5)
 
 

@@ -30,7 +30,7 @@ from services.game.lobby import public_view
 from services.game.ownership import Ownership
 from services.game.repository import TableRepository
 from services.game.table import Table, Timeout
-from services.live.base import LiveState, Published
+from services.live.base import LiveState, LiveStateUnavailable, Published
 from services.live.base import View as LiveView
 from services.observability import APPENDS, COMMAND_LATENCY, COMMANDS, log
 
@@ -125,7 +125,13 @@ class CommandPipeline:
                     base = table.version - len(events)
                     self.local.publish(table_id, Batch(
                         table.version, [(base + n, ev) for n, ev in enumerate(events, 1)], table, actor))
-                    await self._after_commit(table, new, base, before)
+                    try:
+                        await self._after_commit(table, new, base, before)
+                    except LiveStateUnavailable as exc:
+                        # Stored but not announced: watchers fill the gap from the store.
+                        log.warning("live_state_unavailable", stage="after_append",
+                                    version=table.version, error=str(exc))
+                        raise
                     COMMAND_LATENCY.observe((self.clock_ms() - started) / 1000)
                     return Outcome(table, table.version, events)
                 raise VersionConflict(-1, (await self.repository.load(table_id, must_exist=True)).version)
