@@ -115,7 +115,7 @@ class AutoPlaySet:
 class Table:
     table_id: str = ""
     ruleset: str = ""
-    options: Any = None
+    options: object = None  # the ruleset's frozen options (which ruleset: `ruleset`)
     created_by: str = ""
     private: bool = True
     fixed_deal: str = ""
@@ -124,7 +124,7 @@ class Table:
     auto: frozenset[int] = frozenset()
     streaks: tuple[int, ...] = ()
     hands_started: int = 0
-    game: Any = None
+    game: object = None  # the ruleset's state
     version: int = 0
 
     @property
