@@ -33,7 +33,7 @@ test: protos
 
 lint: protos
 	@$(VENV)/bin/ruff check engine services clients protocol cli tests bench
-	@$(VENV)/bin/mypy engine services clients protocol cli  # strict: see [tool.mypy] in pyproject.toml
+	@$(VENV)/bin/mypy --strict engine services clients protocol cli  # per-module exceptions: [tool.mypy] in pyproject.toml
 
 $(VENV)/.bench: $(VENV)/.installed
 	@echo "==> installing the benchmarks' reference libraries"

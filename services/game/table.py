@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from engine import rulesets
-from engine.core.contract import Ruleset, StartHand, Status
+from engine.core.contract import AnyRuleset, StartHand, Status
 from engine.core.errors import RuleViolation
 from engine.core.messages import command, event, to_json, type_name
 
@@ -132,7 +132,7 @@ class Table:
         return bool(self.ruleset)
 
     @property
-    def rules(self) -> Ruleset:
+    def rules(self) -> AnyRuleset:
         return _ruleset(self.ruleset)
 
     @property
@@ -150,10 +150,10 @@ class Table:
         return seat in self.auto or self.seats[seat] is None
 
 
-_RULESETS: dict[str, Ruleset] = {}
+_RULESETS: dict[str, AnyRuleset] = {}
 
 
-def _ruleset(name: str) -> Ruleset:
+def _ruleset(name: str) -> AnyRuleset:
     rs = _RULESETS.get(name)
     if rs is None:
         rs = _RULESETS[name] = rulesets.get(name)
