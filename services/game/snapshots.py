@@ -1,8 +1,9 @@
 """A table's snapshot in the message codec's JSON (no pickle), with a schema version.
 
 The table's own fields are written as they are; its options and game state (one of the
-ruleset's phase types) are written with the codec's `to_json` and tagged with their class, so
-they read back into the same types. A snapshot written by code whose state types had other
+ruleset's phase types) are written with the codec's `to_json` and tagged with their registered
+type name (or, for an unregistered class, its import path), so they read back into the same
+types. A snapshot written by code whose state types had other
 fields fails to read (unknown or missing fields) rather than read wrongly; a change of meaning
 with the same fields bumps `SCHEMA_VERSION` (with an upcaster when old snapshots can be
 carried forward). An unreadable snapshot is ignored: the table is rebuilt from its events.
@@ -15,7 +16,13 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-from engine.core.messages import from_json, to_json
+from engine.core.messages import (
+    UnknownMessageType,
+    from_json,
+    message_from_json,
+    to_json,
+    type_name,
+)
 from services.game.table import Table
 
 SNAPSHOT_TYPE = "table.Snapshot"
@@ -69,20 +76,34 @@ def decode(schema_version: int, data: dict[str, Any]) -> Table:
             hands_started=int(data["hands_started"]), game=_untagged(data["game"]),
             version=int(data["version"]),
         )
-    except (KeyError, TypeError, ValueError, AttributeError, ImportError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, ImportError, LookupError) as exc:
         raise SnapshotUnreadable(f"{type(exc).__name__}: {exc}") from None
 
 
 def _tagged(value: Any) -> Any:
+    """`value` with its type: the registered name when it has one (it survives the class
+    moving), else the class's import path."""
     if value is None:
         return None
+    if _registered(value):
+        return {"type": type_name(value), "data": to_json(value)}
     cls = type(value)
     return {"class": f"{cls.__module__}:{cls.__qualname__}", "data": to_json(value)}
+
+
+def _registered(value: Any) -> bool:
+    try:
+        type_name(value)
+    except UnknownMessageType:
+        return False
+    return True
 
 
 def _untagged(data: Any) -> Any:
     if data is None:
         return None
+    if "type" in data:
+        return message_from_json(data)
     module, _, name = str(data["class"]).partition(":")
     if not module.startswith(_STATE_PACKAGE):
         raise SnapshotUnreadable(f"not an engine type: {data['class']!r}")

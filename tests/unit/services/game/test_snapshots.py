@@ -126,3 +126,11 @@ async def test_a_snapshot_taken_at_a_hand_boundary_is_what_a_new_node_loads(node
         loaded = await TableRepository(store).read(table_id)
     assert loaded == await node.get(table_id)
     assert not [e for e in logs if e["event"] == "snapshot_unreadable"]
+
+
+def test_a_snapshot_naming_a_type_this_code_does_not_register_cannot_be_read():
+    data = snapshots.encode(a_whole_hand("koudian")[-1])
+    assert "type" in data["game"]  # koudian's states are registered values
+    data["game"]["type"] = "koudian.NoSuchPhase"
+    with pytest.raises(snapshots.SnapshotUnreadable):
+        snapshots.decode(snapshots.SCHEMA_VERSION, data)
