@@ -152,3 +152,10 @@ def test_no_seat_ever_sees_another_seats_concealed_tiles(seed):
                 assert seen.tile is None
             if isinstance(ev, HandStarted):
                 assert all(d == () for s, d in enumerate(seen.dealt) if s != seat)
+
+
+def test_the_wild_follows_the_indicator_in_the_cycles_of_wuhan():
+    from engine.jj.hun import wild_after
+
+    pairs = {"5m": "6m", "9m": "1m", "9s": "1s", "N": "C", "C": "F", "P": "E", "E": "S"}
+    assert {k: str(wild_after(parse_tile(k))) for k in pairs} == pairs
