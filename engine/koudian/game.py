@@ -210,6 +210,11 @@ class _Log(Log[State, Event]):
         return self.state.table.options
 
 
+def deck_order(options: Options, seed: bytes) -> tuple[str, ...]:
+    """The wall's order a StartHand with `seed` builds, as notation tokens."""
+    return tuple(str(t) for t in seeded_shuffle(FULL_SET, seed))
+
+
 def create(table_id: str, options: Options) -> list[Event]:
     """The creation event, recording the options."""
     return [TableCreated(table_id, options)]
