@@ -41,6 +41,12 @@ def _parser() -> argparse.ArgumentParser:
     tk.add_argument("--admin", action="store_true", help="an operator token (replay, verify)")
     tk.add_argument("--player", default="operator", help="the player id in the token")
 
+    ch = sub.add_parser("check-hand", help="check a table's deals from your own Watch events "
+                                           "(docs/fairness.md; no operator rights)")
+    ch.add_argument("table_id")
+    ch.add_argument("--hand", type=int, default=0, help="only this hand (default: every ended hand)")
+    ch.add_argument("--token", default="", help="your player token (default: $QIPAI_TOKEN)")
+
     pl = sub.add_parser("play", help="play at a table in the terminal against bots")
     pl.add_argument("--ruleset", default="koudian")
     pl.add_argument("--bot", default="greedy")
@@ -77,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(serve(conf, services))
         except KeyboardInterrupt:
             return 130
-    if args.command in ("replay", "verify", "token", "play"):
+    if args.command in ("replay", "verify", "token", "play", "check-hand"):
         from services.config import settings
 
         # The tools reach the server the settings name, with its token secret.
@@ -99,6 +105,10 @@ def main(argv: list[str] | None = None) -> int:
         from clients.play import main as play_main
 
         return play_main(args)
+    if args.command == "check-hand":
+        from clients.deals import main as check_hand_main
+
+        return check_hand_main(args)
     if args.command == "demo":
         from clients.demo import main as demo_main
 

@@ -104,7 +104,8 @@ async def _verify(args: Any) -> int:
         result = await admin.admin.Verify(admin_pb2.VerifyRequest(table_id=table_id), metadata=admin.metadata)
     if result.ok:
         print(f"{table_id}: OK — {result.commands_checked} commands re-run, {result.events_checked} "
-              f"events identical, {result.decks_checked} revealed deck(s) match their commitments")
+              f"events identical, {result.decks_checked} revealed deck(s) match their commitments, "
+              f"{result.deals_checked} fair deal(s) recomputed from seed and nonces")
         return 0
     print(f"{table_id}: MISMATCH")
     for problem in result.problems:

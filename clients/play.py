@@ -16,8 +16,10 @@ import grpc
 from grpc_status import rpc_status
 
 from clients.client import Player, channel, engine_view, play_seat
+from clients.deals import follow_deals
 from engine import rulesets
 from engine.core.messages import message_to_json
+from engine.deal_check import HandCheck
 from protocol import wire
 from qipai.v1 import common_pb2
 
@@ -67,10 +69,12 @@ async def _play(address: str, ruleset: str, bot: str) -> int:
         await me.join(table_id, 0)
         for i, b in enumerate(bots, start=1):
             await b.join(table_id, i)
-        tasks = [asyncio.create_task(play_seat(b, table_id, bot, seed=i, hands=10**6)) for i, b in enumerate(bots)]
+        tasks: list[asyncio.Task[Any]] = [asyncio.create_task(play_seat(b, table_id, bot, seed=i, hands=10**6)) for i, b in enumerate(bots)]
         for b in bots:
-            await b.ready(table_id)
-        await me.ready(table_id)
+            await b.ready(table_id, commit=True)
+        # Every hand's deal is checked at its end from your own Watch events (docs/fairness.md).
+        tasks.append(asyncio.create_task(follow_deals(me, table_id, 0, _print_check)))
+        await me.ready(table_id, commit=True)
         loop = asyncio.get_running_loop()
         try:
             while True:
@@ -79,7 +83,7 @@ async def _play(address: str, ruleset: str, bot: str) -> int:
                     print("the match is over")
                     return 0
                 if reply.status == "waiting_for_hand":
-                    await me.ready(table_id)
+                    await me.ready(table_id, commit=True)
                     await asyncio.sleep(0.3)
                     continue
                 if not reply.legal_actions:
@@ -108,6 +112,10 @@ async def _play(address: str, ruleset: str, bot: str) -> int:
         finally:
             for t in tasks:
                 t.cancel()
+
+
+def _print_check(check: HandCheck) -> None:
+    print(f"\n  {'✓' if check.ok else '✗'} {check}")
 
 
 def _ask() -> str | None:

@@ -12,8 +12,8 @@ import json
 from typing import Any
 
 from engine import rulesets
-from engine.core.contract import AnyRuleset, StartHand, Status
 from engine.core import fairness
+from engine.core.contract import AnyRuleset, StartHand, Status
 from engine.core.errors import RuleViolation
 from engine.core.messages import command, event, to_json, type_name
 

@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from engine.core.contract import Status
-from engine.table import Table, Timeout
+from engine.table import AwaitingReveals, Table, Timeout
 from services.game.leases import NotHolder
 from services.live.base import LiveState, Turn
 from services.observability import log
@@ -17,6 +17,7 @@ from services.observability import log
 BETWEEN_HANDS_MS = 10_000  # after a hand ends, the next starts this late unless all are ready sooner
 AUTO_PLAY_DELAY_MS = 300  # how soon the server acts for a seat on auto-play (a human-like pace)
 REDELIVER_AFTER_MS = 5_000
+REVEAL_TIMEOUT_MS = 3_000  # how long a deal waits for committed nonces (docs/fairness.md)
 
 
 class Deadlines:
@@ -28,6 +29,8 @@ class Deadlines:
     @staticmethod
     def delay_ms(table: Table) -> int | None:
         """How long after its last event the table's pending decision times out (None: none)."""
+        if isinstance(table.deal, AwaitingReveals):
+            return REVEAL_TIMEOUT_MS
         status = table.status
         if status is Status.WAITING_FOR_HAND:
             if table.hands_started == 0 or any(p is None for p in table.seats):
@@ -101,7 +104,7 @@ class Clock:
         return len(due)
 
     async def _fire(self, table_id: str, version: int) -> None:
-        cmd = Timeout(version, secrets.token_bytes(16), secrets.token_bytes(16))
+        cmd = Timeout(version, secrets.token_bytes(16), secrets.token_bytes(16), fair=True)
         try:
             outcome = await self._execute(table_id, cmd, f"timeout:{version}")
             if not outcome.events:  # stale or already fired: set the deadline the table has now

@@ -12,6 +12,7 @@ from typing import Any
 import grpc
 import structlog
 
+from engine.core import fairness
 from engine.core.contract import Status
 from engine.core.messages import encode, to_json
 from engine.table import Act, Leave, Sit, Table, evolve
@@ -46,6 +47,15 @@ def _response(table: Table, version: int, me: auth.Identity, duplicate: bool = F
     seat = table.seat_of(me.player_id)
     return game_pb2.TableResponse(table_id=table.table_id, version=version,
                                   seat=-1 if seat is None else seat, duplicate=duplicate)
+
+
+def _nonces(request: game_pb2.TableRequest) -> dict[str, Any]:
+    """Ready's fair-deal fields, checked for form (docs/fairness.md)."""
+    if request.nonce_commitment and not fairness.is_commitment(request.nonce_commitment):
+        raise wire.BadRequest("nonce_commitment must be the sha256 of the nonce as 64 lowercase hex digits")
+    if request.nonce and len(request.nonce) != fairness.NONCE_BYTES:
+        raise wire.BadRequest(f"nonce must be {fairness.NONCE_BYTES} bytes, not {len(request.nonce)}")
+    return {"nonce_commitment": request.nonce_commitment, "nonce": request.nonce}
 
 
 class _Limited:
@@ -106,7 +116,8 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
 
         async def local() -> game_pb2.TableResponse:
             outcome = await self.tables.ready(_table_id(request.table_id), me.player_id,
-                                              command_id=_request_id(me, request.request_id))
+                                              command_id=_request_id(me, request.request_id),
+                                              **_nonces(request))
             return _response(outcome.table, outcome.version, me, outcome.duplicate)
 
         return await self.forwarder.routed("Ready", request, context, local)
@@ -266,7 +277,8 @@ class AdminServicer(_Limited, admin_pb2_grpc.AdminServicer):
             ok=result.ok, events_checked=result.events_checked,
             commands_checked=result.commands_checked,
             first_mismatch_version=result.first_mismatch_version, mismatch=result.mismatch,
-            decks_checked=result.decks_checked, problems=result.problems)
+            decks_checked=result.decks_checked, problems=result.problems,
+            deals_checked=result.deals_checked)
 
     @unary
     async def ListTables(self, request: admin_pb2.ListTablesRequest, context: Any) -> admin_pb2.ListTablesResponse:
