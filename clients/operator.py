@@ -60,18 +60,19 @@ def timeline(records: list[admin_pb2.ReplayStep], show_hands: bool = True) -> li
         actor = meta.get("actor", "") if "command" in meta else ""
         lines.append(f"#{step.version:>4}  {step.type:<28} {actor:<18} {describe(ev, data)}")
         lines.extend(fan_lines(ev))
-        last_of_command = i + 1 == len(records) or "command" in json.loads(records[i + 1].metadata_json)
-        if not (show_hands and last_of_command and state.exists):
+        if not (show_hands and state.exists):
             continue
         rs = state.rules
-        if rs.status(state.game) is Status.IN_HAND:
-            for seat in range(len(state.seats)):
-                hand = getattr(rs.view(state.game, seat), "hand", ())
-                lines.append(f"        seat {seat} ({state.seats[seat] or '-'}): {' '.join(map(str, hand))}")
+        # The hand's end may be followed by more events of its command (the deal's reveal).
         result = rs.hand_result(state.game)
         if result is not None and rs.status(state.game) is not Status.IN_HAND and step.type.endswith("HandEnded"):
             lines.append(f"        settlement: {result.outcome}, {result.points} points, "
                          f"scores {' '.join(f'{d:+d}' for d in result.deltas)}")
+        last_of_command = i + 1 == len(records) or "command" in json.loads(records[i + 1].metadata_json)
+        if last_of_command and rs.status(state.game) is Status.IN_HAND:
+            for seat in range(len(state.seats)):
+                hand = getattr(rs.view(state.game, seat), "hand", ())
+                lines.append(f"        seat {seat} ({state.seats[seat] or '-'}): {' '.join(map(str, hand))}")
     return lines
 
 

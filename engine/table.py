@@ -137,8 +137,8 @@ class DealCommitted:
     hand: int
     server_commitment: str
     commitments: tuple[str, ...]
-    seed: bytes
-    salt: bytes
+    seed: bytes | None
+    salt: bytes | None
 
 
 @event("table.NonceRevealed")
@@ -203,7 +203,7 @@ class Dealt:
 def redact(ev: Any, seat: int | None) -> Any:
     """A table event as `seat` may see it: the server's seed and salt only once the hand ended."""
     if isinstance(ev, DealCommitted):
-        return dataclasses.replace(ev, seed=b"", salt=b"")
+        return dataclasses.replace(ev, seed=None, salt=None)
     return ev
 
 
@@ -219,6 +219,7 @@ def _hand_due(table: Table, seed: bytes, salt: bytes, fair: bool,
 
 
 def _awaiting(ev: DealCommitted) -> AwaitingReveals:
+    assert ev.seed is not None and ev.salt is not None, "the table's stream holds the secrets"
     return AwaitingReveals(ev.hand, ev.seed, ev.salt, ev.commitments, (None,) * len(ev.commitments))
 
 
