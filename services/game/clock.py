@@ -17,7 +17,7 @@ from services.observability import log
 BETWEEN_HANDS_MS = 10_000  # after a hand ends, the next starts this late unless all are ready sooner
 AUTO_PLAY_DELAY_MS = 300  # how soon the server acts for a seat on auto-play (a human-like pace)
 REDELIVER_AFTER_MS = 5_000
-REVEAL_TIMEOUT_MS = 3_000  # how long a deal waits for committed nonces (docs/fairness.md)
+REVEAL_TIMEOUT_MS = 5_000  # how long a deal waits for committed nonces (docs/fairness.md)
 
 
 class Deadlines:
