@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
 
 import psycopg
 import pytest
@@ -13,11 +14,18 @@ from psycopg import sql
 from clients.client import Player, admin_replay, channel, play_seat
 from clients.deals import check_hand
 from engine.deal_check import HandCheck
+from tests.e2e.conftest import QIPAI
 from tests.e2e.test_game import FAST, SEATS, admin_of, verify
 
 pytestmark = pytest.mark.e2e
 
 TABLES = 20
+
+
+def check_hand_cli(server, table_id: str, token: str, hand: int) -> subprocess.CompletedProcess:
+    return subprocess.run([QIPAI, "check-hand", table_id, "--hand", str(hand)],
+                          env={**server.env, "QIPAI_TOKEN": token}, capture_output=True, text=True,
+                          timeout=60)
 
 
 @pytest.fixture
@@ -79,6 +87,11 @@ async def test_a_server_seed_changed_in_the_database_fails_every_check_and_verif
             checks = {c.hand: c for c in await check_hand(p, table_id)}
             assert checks[1].ok
             assert str(checks[2]).startswith("hand 2: DEAL MISMATCH: the server seed and salt do not match")
+        # The command line, with nothing but the player's own token.
+        cli = await asyncio.to_thread(check_hand_cli, server, table_id, players[1].token, 2)
+        assert cli.returncode == 1 and f"{table_id} hand 2: DEAL MISMATCH" in cli.stdout
+        cli = await asyncio.to_thread(check_hand_cli, server, table_id, players[1].token, 1)
+        assert cli.returncode == 0 and f"{table_id} hand 1: deal verified" in cli.stdout
         result = await verify(chan, table_id)
         assert not result.ok
         assert any(problem.startswith("hand 2: DEAL MISMATCH") for problem in result.problems)

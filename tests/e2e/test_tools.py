@@ -6,6 +6,8 @@ import asyncio
 import os
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -97,3 +99,36 @@ def test_demo_plays_tables_of_every_ruleset_and_prints_how_to_replay_them(tmp_pa
     assert out.returncode == 0, out.stdout + out.stderr
     assert "koudian" in out.stdout and "daqi" in out.stdout
     assert "qipai replay table-" in out.stdout and " NO " not in out.stdout
+
+
+def test_play_says_deal_verified_when_a_hand_ends(start_server):
+    server = start_server()
+    proc = subprocess.Popen([QIPAI, "play", "--ruleset", "koudian"], env={**server.env, "PYTHONUNBUFFERED": "1"},
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    lines: list[str] = []
+    verified, prompts = threading.Event(), threading.Semaphore(0)
+
+    def read() -> None:
+        for line in proc.stdout:
+            lines.append(line)
+            if "deal verified" in line:
+                verified.set()
+            if line.startswith("— table "):  # a decision is shown: the prompt follows
+                prompts.release()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        # Always the first legal action, until the hand ends (a few dozen moves).
+        deadline = time.monotonic() + 120
+        while not verified.is_set() and time.monotonic() < deadline:
+            if not prompts.acquire(timeout=0.2):
+                continue
+            proc.stdin.write("1\n")
+            proc.stdin.flush()
+        proc.stdin.write("quit\n")
+        proc.stdin.close()
+        assert proc.wait(30) == 0
+    finally:
+        proc.kill()
+    assert any("✓ hand 1: deal verified" in line for line in lines), "".join(lines[-20:])
