@@ -1,0 +1,180 @@
+"""The reference web table in headless Chromium, through Envoy's gRPC-Web, against real services:
+a seat played by clicking the page's buttons while bots fill the other seats over gRPC."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import urllib.request
+from typing import Any
+
+import pytest
+from google.protobuf import json_format
+
+from clients.client import Player, admin_replay, channel, engine_view, play_seat
+from clients.driver import fold
+from engine import rulesets
+from engine.core.messages import decode, schema_version
+from qipai.v1 import admin_pb2, game_pb2
+from services import auth
+from tests.e2e.test_game import _redacted_log
+from tests.e2e.web.conftest import RESULTS, ROOT, Web
+
+pytestmark = pytest.mark.e2e
+
+SECRET = "e2e-secret"
+SEATS = {"koudian": 4, "daqi": 5}
+# Deadlines far away: every decision of the browser's seat is its own click, never a timeout.
+OPTIONS = {"koudian": {"turn_timeout_ms": 60_000, "claim_timeout_ms": 60_000},
+           "daqi": {"deal_interval_ms": 0, "bid_window_ms": 20_000, "play_timeout_ms": 60_000,
+                    "bury_timeout_ms": 60_000}}
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+async def play_from_page(web: Web, ruleset: str, viewport: dict[str, int], name: str,
+                         reload_after: int = 0, during: Any = None) -> dict[str, Any]:
+    """The page creates a table and sits; bots take the other seats; the page's seat clicks until
+    the hand ends. Returns the driver's last word plus the table id and what the page received."""
+    received = RESULTS / f"{name}.received.json"
+    args = {"url": web.url, "ruleset": ruleset, "options": OPTIONS[ruleset], "viewport": viewport,
+            "seed": 7, "reloadAfter": reload_after, "screenshot": str(RESULTS / f"{name}.png"),
+            "received": str(received)}
+    driver = await asyncio.create_subprocess_exec(
+        shutil.which("node") or "node", str(ROOT / "web" / "e2e" / "play.mjs"), json.dumps(args),
+        stdout=asyncio.subprocess.PIPE, cwd=ROOT / "web")
+    assert driver.stdout is not None
+    try:
+        first = json.loads(await asyncio.wait_for(driver.stdout.readline(), 60) or b"{}")
+        assert "table_id" in first, "the page did not create and join a table"
+        table_id, seat = first["table_id"], first["seat"]
+        async with channel(web.server.address) as chan:
+            bots = [await Player.guest(chan, f"bot{i}") for i in range(1, SEATS[ruleset])]
+            others = [s for s in range(SEATS[ruleset]) if s != seat]
+            for s, bot in zip(others, bots, strict=True):
+                await bot.join(table_id, s)
+                await bot.ready(table_id)
+            playing = asyncio.gather(*(play_seat(b, table_id, "greedy", seed=s)
+                                       for s, b in zip(others, bots, strict=True)))
+            if during is not None:
+                await during()
+            last = json.loads(await asyncio.wait_for(driver.stdout.readline(), 300) or b"{}")
+            await asyncio.wait_for(playing, 60)
+        assert last.get("done"), "the page's seat did not play to the hand's end"
+        assert await asyncio.wait_for(driver.wait(), 30) == 0
+    finally:
+        if driver.returncode is None:
+            driver.kill()
+            await driver.wait()
+    return {**last, "table_id": table_id, "seat": seat, "loads": json.loads(received.read_text())}
+
+
+def admin_of(chan: Any) -> Player:
+    return Player(chan, auth.issue(SECRET, "operator", auth.ADMIN)[0], "operator")
+
+
+async def server_record(web: Web, table_id: str) -> tuple[list[admin_pb2.ReplayStep], admin_pb2.VerifyResponse]:
+    async with channel(web.server.address) as chan:
+        admin = admin_of(chan)
+        steps = await admin_replay(admin, table_id)
+        verified = await admin.admin.Verify(admin_pb2.VerifyRequest(table_id=table_id), metadata=admin.metadata)
+    return steps, verified
+
+
+def hand_end(steps: list[admin_pb2.ReplayStep]) -> tuple[str, dict[str, Any]]:
+    ended = next(s for s in steps if s.type.endswith(".HandEnded"))
+    return ended.type, json.loads(ended.data_json)
+
+
+def events_received(loads: list[list[dict]]) -> list[tuple[int, str, dict]]:
+    """Every event of every Watch update the page received, over all its page loads, in order."""
+    return [(int(e["version"]), e["type"], json.loads(e["dataJson"]))
+            for load in loads for m in load if m["method"] == "Watch"
+            for e in m["message"].get("events", [])]
+
+
+def views_received(loads: list[list[dict]]) -> list[game_pb2.ViewResponse]:
+    """Every view the page received: GetView replies and views carried by Watch updates."""
+    out = []
+    for load in loads:
+        for m in load:
+            if m["method"] == "GetView":
+                out.append(json_format.ParseDict(m["message"], game_pb2.ViewResponse()))
+            elif m["method"] == "Watch" and "view" in m["message"]:
+                out.append(json_format.ParseDict(m["message"]["view"], game_pb2.ViewResponse()))
+    return out
+
+
+def check_against_the_log(played: dict[str, Any], ruleset: str, steps: list[admin_pb2.ReplayStep]) -> None:
+    """The page got exactly its seat's redacted events, no gap and no repeat over its reloads,
+    and each view it got is the engine's view of the table for that seat at that version."""
+    seat = played["seat"]
+    got = events_received(played["loads"])
+    last = got[-1][0]
+    assert got == [x for x in _redacted_log(steps, ruleset, seat) if x[0] <= last]
+    rs = rulesets.get(ruleset)
+    history = [(s.version, decode(s.type, schema_version(s.type), json.loads(s.data_json)))
+               for s in steps if not s.type.startswith("table.")]
+    views = views_received(played["loads"])
+    assert views and all(v.seat == seat for v in views)
+    for v in views:
+        state = fold(rs, [ev for version, ev in history if version <= v.version])
+        assert engine_view(rs, v) == rs.view(state, seat), f"view at version {v.version}"
+
+
+def check_summary(played: dict[str, Any], steps: list[admin_pb2.ReplayStep]) -> None:
+    kind, data = hand_end(steps)
+    shown = played["summary"]
+    assert shown.pop("type") == kind
+    assert shown == {k: v for k, v in data.items() if k in shown}
+    assert set(shown) >= {"deltas"} and shown["deltas"] == data["deltas"]
+
+
+def the_page_made_every_decision(steps: list[admin_pb2.ReplayStep], seat: int) -> None:
+    ended = next(s.version for s in steps if s.type.endswith(".HandEnded"))
+    timeouts = [s for s in steps if s.version <= ended and s.type == "table.SeatTimedOut"
+                and json.loads(s.data_json).get("seat") == seat]
+    assert not timeouts, "the server played the page's seat"
+
+
+async def test_a_koudian_hand_played_from_the_page_ends_with_the_servers_settlement_and_verifies(web):
+    # Mid-hand Envoy restarts: the page's stream drops and resumes from its last version.
+    async def restart_envoy() -> None:
+        await asyncio.sleep(3)
+        await asyncio.to_thread(web.restart_envoy)
+
+    played = await play_from_page(web, "koudian", DESKTOP, "koudian-desktop", during=restart_envoy)
+    steps, verified = await server_record(web, played["table_id"])
+    assert verified.ok, list(verified.problems)
+    check_summary(played, steps)
+    the_page_made_every_decision(steps, played["seat"])
+    assert played["clicks"] >= 1
+    check_against_the_log(played, "koudian", steps)
+
+
+async def test_a_daqi_hand_played_on_a_phone_survives_a_reload_with_no_missing_or_repeated_event(web):
+    played = await play_from_page(web, "daqi", PHONE, "daqi-phone", reload_after=4)
+    assert played["reloaded"] and len(played["loads"]) == 2
+    steps, verified = await server_record(web, played["table_id"])
+    assert verified.ok, list(verified.problems)
+    check_summary(played, steps)
+    the_page_made_every_decision(steps, played["seat"])
+    check_against_the_log(played, "daqi", steps)
+    # After the reload the stream resumed where the first page load stopped, not from the start.
+    before, after = (events_received([load]) for load in played["loads"])
+    assert before and after and after[0][0] > before[-1][0]
+
+
+def test_envoy_serves_the_page_and_answers_a_cross_origin_preflight(web):
+    with urllib.request.urlopen(web.url, timeout=5) as page:
+        assert page.status == 200 and b'src="app.js"' in page.read()
+    preflight = urllib.request.Request(
+        web.url + "qipai.v1.Game/Watch", method="OPTIONS",
+        headers={"Origin": "http://localhost:3000", "Access-Control-Request-Method": "POST",
+                 "Access-Control-Request-Headers": "authorization,content-type,x-grpc-web"})
+    with urllib.request.urlopen(preflight, timeout=5) as reply:
+        assert reply.headers["access-control-allow-origin"] == "http://localhost:3000"
+        assert "authorization" in reply.headers["access-control-allow-headers"]
+        assert "grpc-status" in reply.headers["access-control-expose-headers"]
+

@@ -1,0 +1,79 @@
+// Plays one seat of a table from the web page in headless Chromium (the system's, never a
+// downloaded one), clicking the page's own buttons. Driven by tests/e2e/web: one JSON argument in,
+// JSON lines out: {"table_id", "seat"} once the page sits at its new table, then {"done", ...}.
+//
+// args: url, ruleset, options (object), viewport {width, height}, seed, reloadAfter (clicks; 0:
+// never), screenshot (path), received (path: every message the page received, per page load).
+import { chromium } from "playwright-core";
+import { writeFileSync } from "node:fs";
+
+const args = JSON.parse(process.argv[2]);
+const say = (obj) => process.stdout.write(JSON.stringify(obj) + "\n");
+
+// A small seeded generator: the same seed clicks the same way.
+let state = args.seed >>> 0 || 1;
+const random = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32);
+
+const browser = await chromium.launch({
+  executablePath: process.env.QIPAI_CHROMIUM || "/usr/bin/chromium",
+  headless: true,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync"],
+});
+const phone = args.viewport.width < 500;
+const context = await browser.newContext({ viewport: args.viewport, isMobile: phone, hasTouch: phone, deviceScaleFactor: 1 });
+const page = await context.newPage();
+page.on("pageerror", (e) => process.stderr.write(`page error: ${e}\n`));
+page.on("console", (m) => m.type() === "error" && process.stderr.write(`console: ${m.text()}\n`));
+const loads = [];
+const collect = async () => loads.push(await page.evaluate(() => window.qipaiReceived));
+
+try {
+  await page.goto(args.url);
+  await page.fill("#login-name", "browser");
+  await page.click("#login");
+  await page.selectOption("#ruleset", args.ruleset);
+  await page.click("details > summary");
+  await page.fill("#options", JSON.stringify(args.options));
+  await page.click("#create");
+  await page.waitForSelector("#table-id");
+  const tableId = await page.textContent("#table-id");
+  await page.waitForSelector("#ready");
+  const seat = Number(await page.getAttribute("#table", "data-seat"));
+  say({ table_id: tableId, seat });
+  await page.click("#ready");
+
+  let clicks = 0;
+  let reloaded = false;
+  const deadline = Date.now() + (args.timeoutMs ?? 240000);
+  for (;;) {
+    if (Date.now() > deadline) throw new Error(`no hand end after ${clicks} clicks`);
+    const next = await page.waitForSelector("#actions button, #summary", { timeout: 120000 });
+    if ((await next.getAttribute("id")) === "summary") break;
+    const buttons = await page.$$("#actions button");
+    if (!buttons.length) continue;
+    const kinds = await Promise.all(buttons.map((b) => b.getAttribute("data-kind")));
+    const win = kinds.indexOf("win");
+    const choice = win >= 0 ? win : Math.floor(random() * buttons.length);
+    try {
+      await buttons[choice].click({ timeout: 2000 });
+      clicks += 1;
+    } catch {
+      continue; // the table moved on and the page drew new buttons: look again
+    }
+    if (args.reloadAfter && clicks === args.reloadAfter && !reloaded) {
+      await collect();
+      await page.reload();
+      await page.waitForSelector("#table-id");
+      reloaded = true;
+    }
+  }
+  await page.waitForSelector("#status[data-status=waiting_for_hand]");
+  const summary = JSON.parse(await page.getAttribute("#summary", "data-summary"));
+  await page.screenshot({ path: args.screenshot, fullPage: true });
+  await collect();
+  writeFileSync(args.received, JSON.stringify(loads));
+  say({ done: true, clicks, reloaded, summary });
+} finally {
+  await browser.close();
+}

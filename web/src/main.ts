@@ -1,0 +1,298 @@
+// The reference web table: guest login, create or join a table, then play the seat from its
+// Watch stream. Everything drawn comes from the server's typed views and events.
+import { Code, ConnectError } from "@connectrpc/connect";
+import type { Action } from "../gen/qipai/v1/actions_pb";
+import { RuleViolationSchema } from "../gen/qipai/v1/common_pb";
+import type { TableUpdate, ViewResponse } from "../gen/qipai/v1/game_pb";
+import { actionButtons } from "./actions";
+import { auth, game, loadSession, newId, saveSession, useToken, type Session } from "./api";
+import { renderDaqi } from "./daqi";
+import { renderKoudian } from "./koudian";
+import { card, el, seatName, tile } from "./pieces";
+import { summary } from "./summary";
+import { Feed } from "./watch";
+
+interface Logged {
+  version: string;
+  type: string;
+  data: Record<string, unknown>;
+}
+
+/** What this tab has seen of a table: kept across reloads, so the stream resumes where it was. */
+interface Seen {
+  version: string;
+  events: Logged[];
+}
+
+const root = document.getElementById("app")!;
+const TABLE_KEY = "qipai.table";
+
+let session: Session | null = loadSession();
+let tableId = "";
+let view: ViewResponse | undefined;
+let actedOn: ViewResponse | undefined; // the view whose decision this seat already sent
+let floor = 0n; // views older than this seat's last acknowledged action are stale
+let pending = false;
+let live = false;
+let deadlineAt = 0;
+let seen: Seen = { version: "0", events: [] };
+let feed: Feed | undefined;
+let problem = "";
+let refreshing: ReturnType<typeof setTimeout> | undefined;
+
+function logKey(id: string): string {
+  return `qipai.log.${id}`;
+}
+
+function explain(err: unknown): string {
+  const e = ConnectError.from(err);
+  const rule = e.findDetails(RuleViolationSchema)[0];
+  return rule ? rule.message : `${Code[e.code]}: ${e.rawMessage}`;
+}
+
+async function guarded(what: () => Promise<void>): Promise<void> {
+  problem = "";
+  try {
+    await what();
+  } catch (err) {
+    if (ConnectError.from(err).code === Code.Unauthenticated) {
+      logout();
+      return;
+    }
+    problem = explain(err);
+    draw();
+  }
+}
+
+// --- screens -------------------------------------------------------------------------------
+
+function loginScreen(): HTMLElement {
+  const name = el("input", { id: "login-name", maxlength: "32", placeholder: "昵称", value: "玩家" });
+  const go = el("button", { id: "login" }, "游客登录");
+  go.addEventListener("click", () => guarded(async () => {
+    const reply = await auth.guestLogin({ name: name.value.trim() || "玩家" });
+    session = { token: reply.token, playerId: reply.playerId, name: name.value.trim() };
+    saveSession(session);
+    useToken(session.token);
+    draw();
+  }));
+  return el("section", { class: "panel" }, el("h1", {}, "棋牌 qipai"), name, go);
+}
+
+function lobbyScreen(): HTMLElement {
+  const ruleset = el("select", { id: "ruleset" },
+    el("option", { value: "koudian" }, "吕梁扣点麻将"), el("option", { value: "daqi" }, "吕梁打七"));
+  const options = el("textarea", { id: "options", rows: "2", placeholder: '{"turn_timeout_ms": 20000}' });
+  const create = el("button", { id: "create" }, "创建牌桌");
+  create.addEventListener("click", () => guarded(async () => {
+    const opts = options.value.trim() ? JSON.parse(options.value) : undefined;
+    const made = await game.createTable({ ruleset: ruleset.value, options: opts, requestId: newId() });
+    await game.join({ tableId: made.tableId, requestId: newId() });
+    await enter(made.tableId);
+  }));
+  const id = el("input", { id: "join-id", placeholder: "table-…" });
+  const join = el("button", { id: "join" }, "加入");
+  join.addEventListener("click", () => guarded(async () => {
+    const t = id.value.trim();
+    await game.join({ tableId: t, requestId: newId() });
+    await enter(t);
+  }));
+  const out = el("button", { class: "quiet" }, "退出登录");
+  out.addEventListener("click", logout);
+  return el("section", { class: "panel" },
+    el("h1", {}, `你好, ${session?.name ?? ""}`),
+    el("label", {}, "规则 ", ruleset),
+    el("details", {}, el("summary", {}, "选项 (JSON)"), options),
+    create,
+    el("hr"),
+    el("label", {}, "牌桌号 ", id), join,
+    out);
+}
+
+function eventLine(e: Logged, mine: number): HTMLElement | null {
+  const d = e.data;
+  const kind = e.type.split(".")[1] ?? e.type;
+  const WORDS: Record<string, string> = {
+    TileDrawn: "摸牌", TileDiscarded: "打", Ponged: "碰", Konged: "杠", ReadyDeclared: "报听",
+    ClaimAnswered: "应", HandStarted: "开局", HandEnded: "本局结束", BidMade: "叫主", Passed: "不叫",
+    BottomTaken: "拿底", BottomBuried: "埋底", CardsPlayed: "出", TrickWon: "赢墩",
+    FriendRevealed: "朋友现身", PlayerSeated: "入座", PlayerReady: "准备", PlayerLeft: "离座",
+    AutoPlaySet: "托管", SeatTimedOut: "超时", PlayStarted: "开始出牌", DealerChosen: "定庄",
+  };
+  if (!WORDS[kind]) return null; // dealing card by card and bookkeeping events are not news
+  const who = typeof d.seat === "number" ? seatName(d.seat, mine) : typeof d.winner === "number" ? seatName(d.winner, mine) : "";
+  const pieces = typeof d.tile === "string" && d.tile ? [tile(d.tile)] : Array.isArray(d.cards) ? (d.cards as string[]).map(card) : [];
+  return el("li", { "data-version": e.version }, `${who} ${WORDS[kind]} `, ...pieces);
+}
+
+function tableScreen(): HTMLElement {
+  const mine = view?.seat ?? -1;
+  const top = el("header", { class: "bar" },
+    el("span", {}, "牌桌 ", el("code", { id: "table-id" }, tableId)),
+    el("span", { id: "conn", class: live ? "live" : "down" }, live ? "● 在线" : "○ 重连中"),
+    el("span", { id: "version" }, `v${view?.version ?? 0n}`));
+  const leave = el("button", { class: "quiet" }, "离开");
+  leave.addEventListener("click", () => guarded(async () => {
+    await game.leave({ tableId, requestId: newId() });
+    exit();
+  }));
+  top.append(leave);
+  const body = el("main", { class: "table", id: "table", "data-seat": String(mine) });
+  if (!view) return el("div", {}, top, body, el("p", {}, "载入中…"));
+
+  const ruleset = view.view?.ruleset;
+  let drawn: { table: HTMLElement; own: HTMLElement } | undefined;
+  let base = 1;
+  if (ruleset?.case === "koudian") {
+    drawn = renderKoudian(ruleset.value, mine);
+    base = ruleset.value.options?.baseScore ?? 1;
+  } else if (ruleset?.case === "daqi") {
+    drawn = renderDaqi(ruleset.value, mine);
+    base = ruleset.value.options?.base ?? 1;
+  }
+  const seats = view.players.length;
+  const status = view.status === "in_hand" ? "对局中"
+    : view.status === "match_over" ? "比赛结束"
+    : `等待开局 · 已入座 ${view.players.filter(Boolean).length}/${seats} · 已准备 ${view.ready.length}/${seats}`;
+  body.append(el("div", { id: "status", "data-status": view.status }, status, el("span", { id: "countdown" })));
+  if (drawn) body.append(drawn.table);
+
+  const controls = el("div", { class: "controls" });
+  const fresh = view !== actedOn && view.version >= floor && !pending;
+  if (mine < 0) {
+    const sit = el("button", { id: "sit" }, "入座");
+    sit.addEventListener("click", () => guarded(async () => {
+      await game.join({ tableId, requestId: newId() });
+      await refresh();
+    }));
+    controls.append(sit);
+  } else if (view.status === "waiting_for_hand" && !view.ready.includes(mine)) {
+    const ready = el("button", { id: "ready" }, "准备");
+    ready.addEventListener("click", () => guarded(async () => {
+      await game.ready({ tableId, requestId: newId() });
+      await refresh();
+    }));
+    controls.append(ready);
+  } else if (view.legalActions.length && fresh) {
+    controls.append(actionButtons(view.legalActions, act));
+  }
+  if (view.autoPlay.includes(mine)) controls.append(el("p", { class: "auto" }, "托管中: 服务器替你出牌, 出一手即取消"));
+  if (drawn) body.append(drawn.own);
+  body.append(controls);
+  if (problem) body.append(el("p", { id: "error", class: "error" }, problem));
+
+  const ended = [...seen.events].reverse().find((e) => e.type.endsWith(".HandEnded"));
+  if (ended) body.append(summary(ended.type, ended.data, mine, base));
+  const lines = seen.events.map((e) => eventLine(e, mine)).filter((x): x is HTMLElement => x !== null).slice(-12).reverse();
+  body.append(el("ol", { id: "feed", class: "feed" }, ...lines));
+  return el("div", {}, top, body);
+}
+
+function draw(): void {
+  let screen: HTMLElement;
+  if (!session) screen = loginScreen();
+  else if (!tableId) screen = lobbyScreen();
+  else screen = tableScreen();
+  if (problem && !tableId) screen.append(el("p", { id: "error", class: "error" }, problem));
+  root.replaceChildren(screen);
+  tick();
+}
+
+function tick(): void {
+  const box = document.getElementById("countdown");
+  if (!box) return;
+  const left = Math.max(0, Math.ceil((deadlineAt - Date.now()) / 1000));
+  box.textContent = deadlineAt && view?.status === "in_hand" ? ` ⏱ ${left}s` : "";
+  box.classList.toggle("hurry", deadlineAt > 0 && left <= 5);
+}
+setInterval(tick, 250);
+
+// --- the table -------------------------------------------------------------------------------
+
+function setView(v: ViewResponse): void {
+  if (view && v.version < view.version) return;
+  view = v;
+  deadlineAt = v.deadlineMs > 0n ? Date.now() + Number(v.deadlineMs) : 0;
+  draw();
+}
+
+async function refresh(): Promise<void> {
+  setView(await game.getView({ tableId }));
+}
+
+function onUpdate(u: TableUpdate): void {
+  for (const e of u.events) {
+    seen.events.push({ version: String(e.version), type: e.type, data: JSON.parse(e.dataJson) });
+  }
+  seen.version = String(u.version);
+  sessionStorage.setItem(logKey(tableId), JSON.stringify(seen));
+  if (u.view) setView(u.view);
+  else if (u.events.length) {
+    // Another seat's move changed the public table; the stream sends views only when this
+    // seat's decisions change, so the table is fetched again (at most every 150 ms).
+    draw();
+    clearTimeout(refreshing);
+    refreshing = setTimeout(() => guarded(refresh), 150);
+  }
+}
+
+function act(a: Action): void {
+  const decidedOn = view;
+  pending = true;
+  draw();
+  guarded(async () => {
+    try {
+      const ack = await game.act({ tableId, actionId: newId(), action: a });
+      actedOn = decidedOn;
+      floor = ack.version;
+    } catch (err) {
+      await refresh();
+      throw err;
+    } finally {
+      pending = false;
+      draw();
+    }
+  });
+}
+
+async function enter(id: string): Promise<void> {
+  tableId = id;
+  localStorage.setItem(TABLE_KEY, id);
+  history.replaceState(null, "", `#${id}`);
+  const kept = sessionStorage.getItem(logKey(id));
+  seen = kept ? (JSON.parse(kept) as Seen) : { version: "0", events: [] };
+  view = undefined;
+  actedOn = undefined;
+  floor = 0n;
+  draw();
+  await refresh();
+  feed = new Feed(id, BigInt(seen.version), onUpdate, (isLive, error) => {
+    live = isLive;
+    if (error) problem = error;
+    draw();
+  });
+  void feed.run();
+}
+
+function exit(): void {
+  feed?.stop();
+  feed = undefined;
+  tableId = "";
+  view = undefined;
+  localStorage.removeItem(TABLE_KEY);
+  history.replaceState(null, "", location.pathname + location.search);
+  draw();
+}
+
+function logout(): void {
+  exit();
+  session = null;
+  saveSession(null);
+  useToken("");
+  draw();
+}
+
+if (session) useToken(session.token);
+const resume = location.hash.slice(1) || localStorage.getItem(TABLE_KEY) || "";
+if (session && resume) void guarded(() => enter(resume));
+else draw();
