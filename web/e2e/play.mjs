@@ -3,12 +3,17 @@
 // JSON lines out: {"table_id", "seat"} once the page sits at its new table, then {"done", ...}.
 //
 // args: url, ruleset, options (object), viewport {width, height}, seed, reloadAfter (clicks; 0:
-// never), screenshot (path), received (path: every message the page received, per page load).
+// never), pauseAfter (clicks: then say {"paused"} and wait for a line on stdin), shotAfter
+// (clicks: then a screenshot to shots.hand), shots {hand, end} (paths), received (path: every
+// message the page received, per page load).
 import { chromium } from "playwright-core";
 import { writeFileSync } from "node:fs";
+import { createInterface } from "node:readline";
 
 const args = JSON.parse(process.argv[2]);
 const say = (obj) => process.stdout.write(JSON.stringify(obj) + "\n");
+const lines = createInterface({ input: process.stdin });
+const input = lines[Symbol.asyncIterator]();
 
 // A small seeded generator: the same seed clicks the same way.
 let state = args.seed >>> 0 || 1;
@@ -25,11 +30,9 @@ const context = await browser.newContext({ viewport: args.viewport, isMobile: ph
 const page = await context.newPage();
 page.on("pageerror", (e) => process.stderr.write(`page error: ${e}\n`));
 page.on("console", (m) => m.type() === "error" && process.stderr.write(`console: ${m.text()}\n`));
-const loads = [];
-const collect = async () => loads.push(await page.evaluate(() => window.qipaiReceived));
 
 try {
-  await page.goto(args.url);
+  await page.goto(`${args.url}?record`);
   await page.fill("#login-name", "browser");
   await page.click("#login");
   await page.selectOption("#ruleset", args.ruleset);
@@ -45,6 +48,7 @@ try {
 
   let clicks = 0;
   let reloaded = false;
+  let shot = false;
   const deadline = Date.now() + (args.timeoutMs ?? 240000);
   for (;;) {
     if (Date.now() > deadline) throw new Error(`no hand end after ${clicks} clicks`);
@@ -52,6 +56,10 @@ try {
     if ((await next.getAttribute("id")) === "summary") break;
     const buttons = await page.$$("#actions button");
     if (!buttons.length) continue;
+    if (clicks === args.shotAfter && !shot) {
+      await page.screenshot({ path: args.shots.hand, fullPage: true });
+      shot = true;
+    }
     const kinds = await Promise.all(buttons.map((b) => b.getAttribute("data-kind")));
     const win = kinds.indexOf("win");
     const choice = win >= 0 ? win : Math.floor(random() * buttons.length);
@@ -61,8 +69,11 @@ try {
     } catch {
       continue; // the table moved on and the page drew new buttons: look again
     }
+    if (clicks === args.pauseAfter) {
+      say({ paused: clicks });
+      await input.next();
+    }
     if (args.reloadAfter && clicks === args.reloadAfter && !reloaded) {
-      await collect();
       await page.reload();
       await page.waitForSelector("#table-id");
       reloaded = true;
@@ -70,10 +81,11 @@ try {
   }
   await page.waitForSelector("#status[data-status=waiting_for_hand]");
   const summary = JSON.parse(await page.getAttribute("#summary", "data-summary"));
-  await page.screenshot({ path: args.screenshot, fullPage: true });
-  await collect();
-  writeFileSync(args.received, JSON.stringify(loads));
-  say({ done: true, clicks, reloaded, summary });
+  await page.screenshot({ path: args.shots.end, fullPage: true });
+  const streams = await page.evaluate(() => window.qipaiStreams);
+  writeFileSync(args.received, JSON.stringify(await page.evaluate(() => window.qipaiReceived())));
+  say({ done: true, clicks, reloaded, summary, streams });
 } finally {
+  lines.close();
   await browser.close();
 }

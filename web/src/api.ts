@@ -20,13 +20,39 @@ export interface Received {
 
 declare global {
   interface Window {
-    qipaiReceived: Received[];
+    qipaiReceived: () => Received[][];
+    qipaiStreams: number;
   }
 }
-window.qipaiReceived = [];
+
+// With ?record in the address, every message received is kept in this tab's sessionStorage as it
+// arrives, one key each, grouped by page load: a test reads them all back, across reloads.
+const recording = new URLSearchParams(location.search).has("record");
+const RX = "qipai.rx";
+const load = Number(sessionStorage.getItem(`${RX}.loads`) ?? 0);
+let count = 0;
+if (recording) sessionStorage.setItem(`${RX}.loads`, String(load + 1));
+
+window.qipaiReceived = () => {
+  const loads: Received[][] = [];
+  for (let l = 0; l <= load; l++) {
+    const got: Received[] = [];
+    for (let n = 0; ; n++) {
+      const raw = sessionStorage.getItem(`${RX}.${l}.${n}`);
+      if (raw === null) break;
+      got.push(JSON.parse(raw) as Received);
+    }
+    loads.push(got);
+  }
+  return loads;
+};
+
+window.qipaiStreams = 0; // streams opened by this page load (a dropped one is opened again)
 
 function record(method: string, schema: DescMessage, message: unknown): void {
-  window.qipaiReceived.push({ method, message: toJson(schema, message as never) });
+  if (!recording) return;
+  const entry: Received = { method, message: toJson(schema, message as never) };
+  sessionStorage.setItem(`${RX}.${load}.${count++}`, JSON.stringify(entry));
 }
 
 async function* tap<T>(stream: AsyncIterable<T>, method: string, schema: DescMessage): AsyncIterable<T> {
@@ -43,6 +69,7 @@ const recorder: Interceptor = (next) => async (req) => {
     record(name, req.method.output, res.message);
     return res;
   }
+  window.qipaiStreams += 1;
   return { ...res, message: tap(res.message, name, req.method.output) };
 };
 

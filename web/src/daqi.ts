@@ -19,7 +19,7 @@ export function renderDaqi(v: DaqiView, mine: number): { table: HTMLElement; own
     others.append(el("div", { class: `seat${v.turn === s ? " turn" : ""}`, "data-seat": String(s) },
       el("div", { class: "who" }, seatName(s, mine), v.declarer === s ? el("em", {}, "庄") : null,
         v.friend === s ? el("em", {}, "朋友") : null, el("span", { class: "count" }, `${v.handSizes[s]}张 · 得${v.won[s] ?? 0}分`)),
-      row(cardsOf(v.bids, s), card, "bids"),
+      cardsOf(v.bids, s).length ? el("div", { class: "bids" }, el("i", {}, "叫"), ...cardsOf(v.bids, s).map(card)) : null,
       row(cardsOf(v.trick, s), card, "trick")));
   }
   const trump = v.trumps?.trumpSuit;

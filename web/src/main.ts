@@ -202,7 +202,7 @@ function tick(): void {
   const box = document.getElementById("countdown");
   if (!box) return;
   const left = Math.max(0, Math.ceil((deadlineAt - Date.now()) / 1000));
-  box.textContent = deadlineAt && view?.status === "in_hand" ? ` ⏱ ${left}s` : "";
+  box.textContent = deadlineAt && view?.status === "in_hand" ? ` 限时 ${left} 秒` : "";
   box.classList.toggle("hurry", deadlineAt > 0 && left <= 5);
 }
 setInterval(tick, 250);

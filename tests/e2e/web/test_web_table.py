@@ -34,17 +34,19 @@ PHONE = {"width": 390, "height": 844}
 
 
 async def play_from_page(web: Web, ruleset: str, viewport: dict[str, int], name: str,
-                         reload_after: int = 0, during: Any = None) -> dict[str, Any]:
+                         reload_after: int = 0, pause_after: int = 0, during: Any = None) -> dict[str, Any]:
     """The page creates a table and sits; bots take the other seats; the page's seat clicks until
-    the hand ends. Returns the driver's last word plus the table id and what the page received."""
+    the hand ends (after `pause_after` clicks it waits for `during()`). Returns the driver's last
+    word plus the table id and what the page received. Screenshots go to web/test-results/."""
     received = RESULTS / f"{name}.received.json"
     args = {"url": web.url, "ruleset": ruleset, "options": OPTIONS[ruleset], "viewport": viewport,
-            "seed": 7, "reloadAfter": reload_after, "screenshot": str(RESULTS / f"{name}.png"),
+            "seed": 7, "reloadAfter": reload_after, "pauseAfter": pause_after, "shotAfter": 6,
+            "shots": {"hand": str(RESULTS / f"{name}.png"), "end": str(RESULTS / f"{name}-end.png")},
             "received": str(received)}
     driver = await asyncio.create_subprocess_exec(
         shutil.which("node") or "node", str(ROOT / "web" / "e2e" / "play.mjs"), json.dumps(args),
-        stdout=asyncio.subprocess.PIPE, cwd=ROOT / "web")
-    assert driver.stdout is not None
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, cwd=ROOT / "web")
+    assert driver.stdout is not None and driver.stdin is not None
     try:
         first = json.loads(await asyncio.wait_for(driver.stdout.readline(), 60) or b"{}")
         assert "table_id" in first, "the page did not create and join a table"
@@ -57,9 +59,13 @@ async def play_from_page(web: Web, ruleset: str, viewport: dict[str, int], name:
                 await bot.ready(table_id)
             playing = asyncio.gather(*(play_seat(b, table_id, "greedy", seed=s)
                                        for s, b in zip(others, bots, strict=True)))
-            if during is not None:
+            while True:
+                last = json.loads(await asyncio.wait_for(driver.stdout.readline(), 300) or b"{}")
+                if "paused" not in last:
+                    break
                 await during()
-            last = json.loads(await asyncio.wait_for(driver.stdout.readline(), 300) or b"{}")
+                driver.stdin.write(b"go\n")
+                await driver.stdin.drain()
             await asyncio.wait_for(playing, 60)
         assert last.get("done"), "the page's seat did not play to the hand's end"
         assert await asyncio.wait_for(driver.wait(), 30) == 0
@@ -140,16 +146,13 @@ def the_page_made_every_decision(steps: list[admin_pb2.ReplayStep], seat: int) -
 
 async def test_a_koudian_hand_played_from_the_page_ends_with_the_servers_settlement_and_verifies(web):
     # Mid-hand Envoy restarts: the page's stream drops and resumes from its last version.
-    async def restart_envoy() -> None:
-        await asyncio.sleep(3)
-        await asyncio.to_thread(web.restart_envoy)
-
-    played = await play_from_page(web, "koudian", DESKTOP, "koudian-desktop", during=restart_envoy)
+    played = await play_from_page(web, "koudian", DESKTOP, "koudian-desktop", pause_after=2,
+                                  during=lambda: asyncio.to_thread(web.restart_envoy))
     steps, verified = await server_record(web, played["table_id"])
     assert verified.ok, list(verified.problems)
     check_summary(played, steps)
     the_page_made_every_decision(steps, played["seat"])
-    assert played["clicks"] >= 1
+    assert played["clicks"] >= 2 and played["streams"] >= 2
     check_against_the_log(played, "koudian", steps)
 
 
