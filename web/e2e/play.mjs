@@ -49,6 +49,7 @@ try {
   let clicks = 0;
   let reloaded = false;
   let shot = false;
+  let picks = 0;
   const deadline = Date.now() + (args.timeoutMs ?? 240000);
   for (;;) {
     if (Date.now() > deadline) throw new Error(`no hand end after ${clicks} clicks`);
@@ -64,11 +65,22 @@ try {
     const win = kinds.indexOf("win");
     const choice = win >= 0 ? win : Math.floor(random() * buttons.length);
     try {
-      await buttons[choice].click({ timeout: 2000 });
+      // Half of the 打七 plays and burials are made by picking the cards in the hand instead.
+      const cards = await buttons[choice].$$eval("[data-card]", (xs) => xs.map((x) => x.getAttribute("data-card")));
+      if (["play_cards", "bury"].includes(kinds[choice]) && random() < 0.5) {
+        for (const c of cards) await page.click(`#hand .card[data-card="${c}"]:not(.picked)`, { timeout: 2000 });
+        await page.click("#play-picked", { timeout: 2000 });
+        picks += 1;
+      } else {
+        await buttons[choice].click({ timeout: 2000 });
+      }
       clicks += 1;
     } catch {
       continue; // the table moved on and the page drew new buttons: look again
     }
+    // Reload or cut the connection only once the page's action is answered: a call cut off in
+    // flight may still be applied (that is the server's business, not the page's).
+    if (clicks === args.pauseAfter || clicks === args.reloadAfter) await page.waitForSelector("#table:not([data-busy])");
     if (clicks === args.pauseAfter) {
       say({ paused: clicks });
       await input.next();
@@ -84,7 +96,7 @@ try {
   await page.screenshot({ path: args.shots.end, fullPage: true });
   const streams = await page.evaluate(() => window.qipaiStreams);
   writeFileSync(args.received, JSON.stringify(await page.evaluate(() => window.qipaiReceived())));
-  say({ done: true, clicks, reloaded, summary, streams });
+  say({ done: true, clicks, picks, reloaded, summary, streams });
 } finally {
   lines.close();
   await browser.close();

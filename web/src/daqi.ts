@@ -1,5 +1,6 @@
 // 吕梁打七: bids, trumps, the friend card, the trick and the seat's own cards, from a DaqiView.
 import type { DaqiView, SeatCards } from "../gen/qipai/v1/views_pb";
+import { type Drawn, otherSeats } from "./layout";
 import { card, el, row, seatName, TRUMP_SUITS } from "./pieces";
 
 const PHASES: Record<string, string> = {
@@ -10,18 +11,30 @@ function cardsOf(list: SeatCards[], seat: number): string[] {
   return list.filter((x) => x.seat === seat).flatMap((x) => x.cards);
 }
 
-export function renderDaqi(v: DaqiView, mine: number): { table: HTMLElement; own: HTMLElement; turn?: number } {
-  const seats = v.handSizes.length;
-  const others = el("div", { class: "seats" });
-  for (let k = 1; k <= seats; k++) {
-    const s = (Math.max(mine, 0) + k) % seats;
-    if (s === mine) continue;
-    others.append(el("div", { class: `seat${v.turn === s ? " turn" : ""}`, "data-seat": String(s) },
-      el("div", { class: "who" }, seatName(s, mine), v.declarer === s ? el("em", {}, "庄") : null,
-        v.friend === s ? el("em", {}, "朋友") : null, el("span", { class: "count" }, `${v.handSizes[s]}张 · 得${v.won[s] ?? 0}分`)),
-      cardsOf(v.bids, s).length ? el("div", { class: "bids" }, el("i", {}, "叫"), ...cardsOf(v.bids, s).map(card)) : null,
-      row(cardsOf(v.trick, s), card, "trick")));
-  }
+/** Cards of the hand the player has picked (by position) for a free 出牌 or 埋底. */
+export interface Picking {
+  picked: Set<number>;
+  toggle: (index: number) => void;
+}
+
+function handCards(hand: string[], picking?: Picking): HTMLElement {
+  return el("div", { class: `hand${picking ? " picking" : ""}`, id: "hand" }, ...hand.map((c, i) => {
+    const shown = card(c);
+    if (picking) {
+      shown.classList.toggle("picked", picking.picked.has(i));
+      shown.setAttribute("data-index", String(i));
+      shown.addEventListener("click", () => picking.toggle(i));
+    }
+    return shown;
+  }));
+}
+
+export function renderDaqi(v: DaqiView, mine: number, picking?: Picking): Drawn {
+  const others = otherSeats(v.handSizes.length, mine, v.turn, (s) => [
+    el("div", { class: "who" }, seatName(s, mine), v.declarer === s ? el("em", {}, "庄") : null,
+      v.friend === s ? el("em", {}, "朋友") : null, el("span", { class: "count" }, `${v.handSizes[s]}张 · 得${v.won[s] ?? 0}分`)),
+    cardsOf(v.bids, s).length ? el("div", { class: "bids" }, el("i", {}, "叫"), ...cardsOf(v.bids, s).map(card)) : null,
+    row(cardsOf(v.trick, s), card, "trick")]);
   const trump = v.trumps?.trumpSuit;
   const centre = el("div", { class: "centre" },
     el("span", {}, `阶段 ${PHASES[v.phase] ?? v.phase}`),
@@ -37,7 +50,7 @@ export function renderDaqi(v: DaqiView, mine: number): { table: HTMLElement; own
       el("div", { class: "who" }, seatName(mine, mine), v.declarer === mine ? el("em", {}, "庄") : null,
         v.friend === mine ? el("em", {}, "朋友") : null, el("span", { class: "count" }, `得${v.won[mine] ?? 0}分`)),
       row(cardsOf(v.trick, mine), card, "trick"),
-      el("div", { class: "hand", id: "hand" }, ...v.hand.map(card)),
+      handCards(v.hand, picking),
       v.bottom.length ? el("div", { class: "bottom" }, "底牌 ", ...v.bottom.map(card)) : null]));
-  return { table, own, turn: v.turn };
+  return { table, own };
 }

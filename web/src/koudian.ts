@@ -1,5 +1,6 @@
 // 吕梁扣点麻将: the public table and the seat's own hand, from a KoudianView.
 import type { KoudianView, Meld } from "../gen/qipai/v1/views_pb";
+import { type Drawn, otherSeats } from "./layout";
 import { el, row, seatName, tile } from "./pieces";
 
 const PHASES: Record<string, string> = {
@@ -15,18 +16,12 @@ function meld(m: Meld): HTMLElement {
   return el("span", { class: "meld", title: m.kind }, el("i", {}, word), ...faces.map(tile));
 }
 
-export function renderKoudian(v: KoudianView, mine: number): { table: HTMLElement; own: HTMLElement; turn?: number } {
-  const seats = v.handSizes.length;
-  const others = el("div", { class: "seats" });
-  for (let k = 1; k <= seats; k++) {
-    const s = (Math.max(mine, 0) + k) % seats;
-    if (s === mine) continue;
-    others.append(el("div", { class: `seat${v.turn === s ? " turn" : ""}`, "data-seat": String(s) },
-      el("div", { class: "who" }, seatName(s, mine), v.dealer === s ? el("em", {}, "庄") : null,
-        v.ready[s] ? el("em", { class: "ting" }, "报听") : null, el("span", { class: "count" }, `${v.handSizes[s]}张`)),
-      el("div", { class: "melds" }, ...(v.melds[s]?.melds ?? []).map(meld)),
-      row(v.rivers[s]?.tiles ?? [], tile, "river")));
-  }
+export function renderKoudian(v: KoudianView, mine: number): Drawn {
+  const others = otherSeats(v.handSizes.length, mine, v.turn, (s) => [
+    el("div", { class: "who" }, seatName(s, mine), v.dealer === s ? el("em", {}, "庄") : null,
+      v.ready[s] ? el("em", { class: "ting" }, "报听") : null, el("span", { class: "count" }, `${v.handSizes[s]}张`)),
+    el("div", { class: "melds" }, ...(v.melds[s]?.melds ?? []).map(meld)),
+    row(v.rivers[s]?.tiles ?? [], tile, "river")]);
   const centre = el("div", { class: "centre" },
     el("span", {}, `阶段 ${PHASES[v.phase] ?? v.phase}`),
     el("span", {}, `牌墙 ${v.wallLive}`),
@@ -42,5 +37,5 @@ export function renderKoudian(v: KoudianView, mine: number): { table: HTMLElemen
       v.waits.length ? el("div", { class: "waits" }, "听 ", ...v.waits.map(tile)) : null,
       v.faceDown ? el("div", { class: "waits" }, "扣下 ", tile(v.faceDown)) : null,
       row(v.rivers[mine]?.tiles ?? [], tile, "river")]));
-  return { table, own, turn: v.turn };
+  return { table, own };
 }

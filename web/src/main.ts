@@ -1,13 +1,15 @@
 // The reference web table: guest login, create or join a table, then play the seat from its
 // Watch stream. Everything drawn comes from the server's typed views and events.
 import { Code, ConnectError } from "@connectrpc/connect";
-import type { Action } from "../gen/qipai/v1/actions_pb";
+import { create } from "@bufbuild/protobuf";
+import { ActionSchema, type Action } from "../gen/qipai/v1/actions_pb";
 import { RuleViolationSchema } from "../gen/qipai/v1/common_pb";
 import type { TableUpdate, ViewResponse } from "../gen/qipai/v1/game_pb";
 import { actionButtons } from "./actions";
 import { auth, game, loadSession, newId, saveSession, useToken, type Session } from "./api";
-import { renderDaqi } from "./daqi";
+import { renderDaqi, type Picking } from "./daqi";
 import { renderKoudian } from "./koudian";
+import type { Drawn } from "./layout";
 import { card, el, seatName, tile } from "./pieces";
 import { summary } from "./summary";
 import { Feed } from "./watch";
@@ -39,6 +41,8 @@ let seen: Seen = { version: "0", events: [] };
 let feed: Feed | undefined;
 let problem = "";
 let refreshing: ReturnType<typeof setTimeout> | undefined;
+let picked = new Set<number>(); // 打七: cards picked for a free play or burial, by hand position
+let pickedAt = -1n; // the view version the picks belong to
 
 function logKey(id: string): string {
   return `qipai.log.${id}`;
@@ -138,16 +142,18 @@ function tableScreen(): HTMLElement {
   }));
   top.append(leave);
   const body = el("main", { class: "table", id: "table", "data-seat": String(mine) });
+  if (pending) body.setAttribute("data-busy", ""); // an action of this seat is in flight
   if (!view) return el("div", {}, top, body, el("p", {}, "载入中…"));
 
+  const fresh = view !== actedOn && view.version >= floor && !pending;
   const ruleset = view.view?.ruleset;
-  let drawn: { table: HTMLElement; own: HTMLElement } | undefined;
+  let drawn: Drawn | undefined;
   let base = 1;
   if (ruleset?.case === "koudian") {
     drawn = renderKoudian(ruleset.value, mine);
     base = ruleset.value.options?.baseScore ?? 1;
   } else if (ruleset?.case === "daqi") {
-    drawn = renderDaqi(ruleset.value, mine);
+    drawn = renderDaqi(ruleset.value, mine, fresh ? picking() : undefined);
     base = ruleset.value.options?.base ?? 1;
   }
   const seats = view.players.length;
@@ -158,7 +164,6 @@ function tableScreen(): HTMLElement {
   if (drawn) body.append(drawn.table);
 
   const controls = el("div", { class: "controls" });
-  const fresh = view !== actedOn && view.version >= floor && !pending;
   if (mine < 0) {
     const sit = el("button", { id: "sit" }, "入座");
     sit.addEventListener("click", () => guarded(async () => {
@@ -175,6 +180,8 @@ function tableScreen(): HTMLElement {
     controls.append(ready);
   } else if (view.legalActions.length && fresh) {
     controls.append(actionButtons(view.legalActions, act));
+    const free = freeChoice(view);
+    if (free) controls.append(free);
   }
   if (view.autoPlay.includes(mine)) controls.append(el("p", { class: "auto" }, "托管中: 服务器替你出牌, 出一手即取消"));
   if (drawn) body.append(drawn.own);
@@ -186,6 +193,38 @@ function tableScreen(): HTMLElement {
   const lines = seen.events.map((e) => eventLine(e, mine)).filter((x): x is HTMLElement => x !== null).slice(-12).reverse();
   body.append(el("ol", { id: "feed", class: "feed" }, ...lines));
   return el("div", {}, top, body);
+}
+
+// 打七's lists of burials and of some follows are representative, not complete (the server judges
+// any other choice): a player may also pick cards in the hand and play or bury exactly those.
+function picking(): Picking {
+  if (view && view.version !== pickedAt) {
+    picked = new Set();
+    pickedAt = view.version;
+  }
+  return {
+    picked,
+    toggle: (i) => {
+      if (picked.has(i)) picked.delete(i);
+      else picked.add(i);
+      draw();
+    },
+  };
+}
+
+function freeChoice(v: ViewResponse): HTMLElement | null {
+  const daqi = v.view?.ruleset.case === "daqi" ? v.view.ruleset.value : undefined;
+  const kinds = new Set(v.legalActions.map((a) => (a.family.case === "daqi" ? a.family.value.kind.case : "")));
+  const kind = kinds.has("bury") ? "bury" : kinds.has("playCards") ? "playCards" : "";
+  if (!daqi || !kind) return null;
+  const cards = [...picked].sort((a, b) => a - b).map((i) => daqi.hand[i]);
+  const label = kind === "bury" ? `埋底所选 (${cards.length}/8)` : `出所选 (${cards.length})`;
+  const button = el("button", { id: "play-picked", class: "act" }, label);
+  if (!cards.length || (kind === "bury" && cards.length !== 8)) button.setAttribute("disabled", "");
+  button.addEventListener("click", () => act(create(ActionSchema, {
+    family: { case: "daqi", value: { kind: kind === "bury" ? { case: "bury", value: { cards } } : { case: "playCards", value: { cards } } } },
+  })));
+  return el("div", { class: "free" }, el("span", {}, "或点选手牌: "), button);
 }
 
 function draw(): void {
