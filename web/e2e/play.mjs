@@ -50,6 +50,7 @@ try {
   let reloaded = false;
   let shot = false;
   let picks = 0;
+  let wide = 0; // the page's widest layout seen mid-hand and at the end (a phone must not scroll sideways)
   const deadline = Date.now() + (args.timeoutMs ?? 240000);
   for (;;) {
     if (Date.now() > deadline) throw new Error(`no hand end after ${clicks} clicks`);
@@ -60,6 +61,7 @@ try {
     if (clicks === args.shotAfter && !shot) {
       await page.screenshot({ path: args.shots.hand, fullPage: true });
       shot = true;
+      wide = Math.max(wide, await page.evaluate(() => document.documentElement.scrollWidth));
     }
     const kinds = await Promise.all(buttons.map((b) => b.getAttribute("data-kind")));
     const win = kinds.indexOf("win");
@@ -95,8 +97,9 @@ try {
   const summary = JSON.parse(await page.getAttribute("#summary", "data-summary"));
   await page.screenshot({ path: args.shots.end, fullPage: true });
   const streams = await page.evaluate(() => window.qipaiStreams);
+  wide = Math.max(wide, await page.evaluate(() => document.documentElement.scrollWidth));
   writeFileSync(args.received, JSON.stringify(await page.evaluate(() => window.qipaiReceived())));
-  say({ done: true, clicks, picks, reloaded, summary, streams });
+  say({ done: true, clicks, picks, reloaded, summary, streams, wide });
 } finally {
   lines.close();
   await browser.close();

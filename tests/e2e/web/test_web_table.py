@@ -137,6 +137,10 @@ def check_summary(played: dict[str, Any], steps: list[admin_pb2.ReplayStep]) -> 
     assert set(shown) >= {"deltas"} and shown["deltas"] == data["deltas"]
 
 
+def fits(played: dict[str, Any], viewport: dict[str, int]) -> None:
+    assert 0 < played["wide"] <= viewport["width"], "the page scrolls sideways"
+
+
 def the_page_made_every_decision(steps: list[admin_pb2.ReplayStep], seat: int) -> None:
     ended = next(s.version for s in steps if s.type.endswith(".HandEnded"))
     timeouts = [s for s in steps if s.version <= ended and s.type == "table.SeatTimedOut"
@@ -153,6 +157,7 @@ async def test_a_koudian_hand_played_from_the_page_ends_with_the_servers_settlem
     check_summary(played, steps)
     the_page_made_every_decision(steps, played["seat"])
     assert played["clicks"] >= 2 and played["streams"] >= 2
+    fits(played, DESKTOP)
     check_against_the_log(played, "koudian", steps)
 
 
@@ -160,6 +165,7 @@ async def test_a_daqi_hand_played_on_a_phone_survives_a_reload_with_no_missing_o
     played = await play_from_page(web, "daqi", PHONE, "daqi-phone", reload_after=4)
     assert played["reloaded"] and len(played["loads"]) == 2
     assert played["picks"] >= 1  # some plays were made by picking cards in the hand
+    fits(played, PHONE)
     steps, verified = await server_record(web, played["table_id"])
     assert verified.ok, list(verified.problems)
     check_summary(played, steps)
@@ -168,6 +174,17 @@ async def test_a_daqi_hand_played_on_a_phone_survives_a_reload_with_no_missing_o
     # After the reload the stream resumed where the first page load stopped, not from the start.
     before, after = (events_received([load]) for load in played["loads"])
     assert before and after and after[0][0] > before[-1][0]
+
+
+@pytest.mark.parametrize(("ruleset", "viewport"), [("koudian", PHONE), ("daqi", DESKTOP)],
+                         ids=["koudian-phone", "daqi-desktop"])
+async def test_each_ruleset_plays_to_the_end_on_the_other_screen_size_too(web, ruleset, viewport):
+    size = "phone" if viewport is PHONE else "desktop"
+    played = await play_from_page(web, ruleset, viewport, f"{ruleset}-{size}")
+    steps, verified = await server_record(web, played["table_id"])
+    assert verified.ok, list(verified.problems)
+    check_summary(played, steps)
+    fits(played, viewport)
 
 
 def test_envoy_serves_the_page_and_answers_a_cross_origin_preflight(web):
