@@ -108,17 +108,19 @@ def main(argv: list[str] | None = None) -> int:
     children: list[subprocess.Popen] = []
     config_file = ""
 
-    def stop(*_: Any) -> None:
+    def stop() -> None:
         for child in reversed(children):
             if child.poll() is None:
-                child.send_signal(signal.SIGINT)
+                child.terminate()  # both stop gracefully on SIGTERM
         for child in reversed(children):
             try:
                 child.wait(15)
             except subprocess.TimeoutExpired:
                 child.kill()
 
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    # Set explicitly: a shell starting this in the background may have left SIGINT ignored.
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, signal.default_int_handler)
     try:
         upstreams = [a for a in args.upstream.split(",") if a]
         if not upstreams:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -37,7 +36,7 @@ def built_page() -> Path:
 
 def _stop(process: subprocess.Popen) -> None:
     if process.poll() is None:
-        process.send_signal(signal.SIGINT)
+        process.terminate()
         try:
             process.wait(15)
         except subprocess.TimeoutExpired:
