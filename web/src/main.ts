@@ -28,6 +28,7 @@ interface Seen {
 
 const root = document.getElementById("app")!;
 const TABLE_KEY = "qipai.table";
+const KEPT_EVENTS = 600;
 
 let session: Session | null = loadSession();
 let tableId = "";
@@ -52,6 +53,20 @@ function explain(err: unknown): string {
   const e = ConnectError.from(err);
   const rule = e.findDetails(RuleViolationSchema)[0];
   return rule ? rule.message : `${Code[e.code]}: ${e.rawMessage}`;
+}
+
+// Writes carry an id (action_id, request_id), so one cut off by the network (Envoy or a node
+// restarting) is sent again as it was: the server applies it once.
+async function persisting<T>(call: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await call();
+    } catch (err) {
+      const code = ConnectError.from(err).code;
+      if (attempt >= 6 || (code !== Code.Unavailable && code !== Code.Unknown)) throw err;
+      await new Promise((r) => setTimeout(r, Math.min(200 * 2 ** attempt, 4000) * (0.5 + Math.random())));
+    }
+  }
 }
 
 async function guarded(what: () => Promise<void>): Promise<void> {
@@ -168,13 +183,14 @@ function tableScreen(): HTMLElement {
     const sit = el("button", { id: "sit" }, "入座");
     sit.addEventListener("click", () => guarded(async () => {
       await game.join({ tableId, requestId: newId() });
-      await refresh();
+      await enter(tableId); // watching needs a seat: start the stream again
     }));
     controls.append(sit);
   } else if (view.status === "waiting_for_hand" && !view.ready.includes(mine)) {
     const ready = el("button", { id: "ready" }, "准备");
     ready.addEventListener("click", () => guarded(async () => {
-      await game.ready({ tableId, requestId: newId() });
+      const request = { tableId, requestId: newId() };
+      await persisting(() => game.ready(request));
       await refresh();
     }));
     controls.append(ready);
@@ -264,6 +280,8 @@ function onUpdate(u: TableUpdate): void {
     seen.events.push({ version: String(e.version), type: e.type, data: JSON.parse(e.dataJson) });
   }
   seen.version = String(u.version);
+  // Kept: enough for the event list and the last hand's summary (a hand is a few hundred events).
+  if (seen.events.length > KEPT_EVENTS) seen.events = seen.events.slice(-KEPT_EVENTS);
   sessionStorage.setItem(logKey(tableId), JSON.stringify(seen));
   if (u.view) setView(u.view);
   else if (u.events.length) {
@@ -281,7 +299,8 @@ function act(a: Action): void {
   draw();
   guarded(async () => {
     try {
-      const ack = await game.act({ tableId, actionId: newId(), action: a });
+      const request = { tableId, actionId: newId(), action: a };
+      const ack = await persisting(() => game.act(request));
       actedOn = decidedOn;
       floor = ack.version;
     } catch (err) {
@@ -295,6 +314,7 @@ function act(a: Action): void {
 }
 
 async function enter(id: string): Promise<void> {
+  feed?.stop();
   tableId = id;
   localStorage.setItem(TABLE_KEY, id);
   history.replaceState(null, "", `#${id}`);

@@ -25,7 +25,10 @@ RESULTS = ROOT / "web" / "test-results"
 def built_page() -> Path:
     """web/dist, built once per run by `make web-build` (npm ci on first use, codegen, bundle)."""
     if not shutil.which("node") or not shutil.which("npm"):
-        unavailable("Node.js (node, npm) is not installed; the web table is built with it")
+        unavailable("Node.js 20+ (node, npm) is not installed; the web table is built with it")
+    version = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()
+    if int(version.lstrip("v").split(".")[0]) < 20:
+        unavailable(f"the web table's tools need Node.js 20+, found {version}")
     if not os.access(CHROMIUM, os.X_OK):
         unavailable(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
     done = subprocess.run(["make", "-s", "web-build"], cwd=ROOT, capture_output=True, text=True)
