@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import unavailable
-from tests.e2e.conftest import Server, free_port
+from tests.e2e.conftest import free_port
 
 ROOT = Path(__file__).resolve().parents[3]
 CHROMIUM = os.environ.get("QIPAI_CHROMIUM", "/usr/bin/chromium")
@@ -47,11 +47,11 @@ def _stop(process: subprocess.Popen) -> None:
             process.wait()
 
 
-def _serve(listen: str, upstream: str, log: Path) -> subprocess.Popen:
+def _serve(args: list[str], env: dict[str, str], listen: str, log: Path) -> subprocess.Popen:
     with open(log, "ab") as out:
-        process = subprocess.Popen([sys.executable, str(ROOT / "web" / "serve.py"), "--listen", listen,
-                                    "--upstream", upstream], stdout=out, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 30
+        process = subprocess.Popen([sys.executable, str(ROOT / "web" / "serve.py"), "--listen", listen, *args],
+                                   env=env, stdout=out, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
     while "the table is at http://" + listen not in log.read_text(errors="replace"):
         if process.poll() is not None or time.monotonic() > deadline:
             _stop(process)
@@ -62,14 +62,18 @@ def _serve(listen: str, upstream: str, log: Path) -> subprocess.Popen:
 
 @dataclass
 class Web:
+    """The page at `url`, qipai's gRPC at `address` (for bots and operators)."""
+
     url: str
-    server: Server
+    address: str
     listen: str
     log: Path
+    args: list[str]
+    env: dict[str, str]
     process: subprocess.Popen | None = None
 
     def start(self) -> None:
-        self.process = _serve(self.listen, self.server.address, self.log)
+        self.process = _serve(self.args, self.env, self.listen, self.log)
 
     def stop(self) -> None:
         if self.process is not None:
@@ -77,16 +81,34 @@ class Web:
 
     def restart_envoy(self) -> None:
         """Stop Envoy (every stream through it drops) and start it again on the same port."""
+        assert "--upstream" in self.args, "only Envoy in front of a qipai of its own restarts alone"
         self.stop()
         self.start()
 
 
+def _site(tmp_path: Path, address: str, args: list[str], env: dict[str, str]) -> Web:
+    listen = f"127.0.0.1:{free_port()}"
+    site = Web(f"http://{listen}/", address, listen, tmp_path / "web.log", args, env)
+    site.start()
+    return site
+
+
 @pytest.fixture
 def web(built_page: Path, start_server, production_env, tmp_path: Path) -> Iterator[Web]:
-    """qipai on real Postgres and Redis, and Envoy (web/serve.py) in front of it."""
+    """qipai on real Postgres and Redis, and Envoy (web/serve.py --upstream) in front of it."""
     server = start_server(production_env)
-    listen = f"127.0.0.1:{free_port()}"
-    site = Web(f"http://{listen}/", server, listen, tmp_path / "web.log")
-    site.start()
+    site = _site(tmp_path, server.address, ["--upstream", server.address], dict(os.environ))
+    yield site
+    site.stop()
+
+
+@pytest.fixture
+def made_web(built_page: Path, tmp_path: Path) -> Iterator[Web]:
+    """What `make web` runs: web/serve.py starting its own qipai on the embedded default."""
+    address = f"127.0.0.1:{free_port()}"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("QIPAI_")}
+    env.update({"QIPAI_GRPC_ADDR": address, "QIPAI_DATABASE_URL": f"sqlite:///{tmp_path / 'web.sqlite3'}",
+                "QIPAI_TOKEN_SECRET": "e2e-secret"})
+    site = _site(tmp_path, address, [], env)
     yield site
     site.stop()

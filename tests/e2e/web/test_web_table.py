@@ -51,7 +51,7 @@ async def play_from_page(web: Web, ruleset: str, viewport: dict[str, int], name:
         first = json.loads(await asyncio.wait_for(driver.stdout.readline(), 60) or b"{}")
         assert "table_id" in first, "the page did not create and join a table"
         table_id, seat = first["table_id"], first["seat"]
-        async with channel(web.server.address) as chan:
+        async with channel(web.address) as chan:
             bots = [await Player.guest(chan, f"bot{i}") for i in range(1, SEATS[ruleset])]
             others = [s for s in range(SEATS[ruleset]) if s != seat]
             for s, bot in zip(others, bots, strict=True):
@@ -81,7 +81,7 @@ def admin_of(chan: Any) -> Player:
 
 
 async def server_record(web: Web, table_id: str) -> tuple[list[admin_pb2.ReplayStep], admin_pb2.VerifyResponse]:
-    async with channel(web.server.address) as chan:
+    async with channel(web.address) as chan:
         admin = admin_of(chan)
         steps = await admin_replay(admin, table_id)
         verified = await admin.admin.Verify(admin_pb2.VerifyRequest(table_id=table_id), metadata=admin.metadata)
@@ -178,8 +178,10 @@ async def test_a_daqi_hand_played_on_a_phone_survives_a_reload_with_no_missing_o
 
 @pytest.mark.parametrize(("ruleset", "viewport"), [("koudian", PHONE), ("daqi", DESKTOP)],
                          ids=["koudian-phone", "daqi-desktop"])
-async def test_each_ruleset_plays_to_the_end_on_the_other_screen_size_too(web, ruleset, viewport):
+async def test_make_web_serves_each_ruleset_playable_on_the_other_screen_size_too(made_web, ruleset, viewport):
+    # web/serve.py as `make web` runs it: its own qipai on the embedded default (SQLite, memory).
     size = "phone" if viewport is PHONE else "desktop"
+    web = made_web
     played = await play_from_page(web, ruleset, viewport, f"{ruleset}-{size}")
     steps, verified = await server_record(web, played["table_id"])
     assert verified.ok, list(verified.problems)
