@@ -50,6 +50,7 @@ try {
   let reloaded = false;
   let shot = false;
   let picks = 0;
+  let freeTurn = 0;
   let wide = 0; // the page's widest layout seen mid-hand and at the end (a phone must not scroll sideways)
   const deadline = Date.now() + (args.timeoutMs ?? 240000);
   for (;;) {
@@ -67,9 +68,15 @@ try {
     const win = kinds.indexOf("win");
     const choice = win >= 0 ? win : Math.floor(random() * buttons.length);
     try {
-      // Half of the 打七 plays and burials are made by picking the cards in the hand instead.
       const cards = await buttons[choice].$$eval("[data-card]", (xs) => xs.map((x) => x.getAttribute("data-card")));
-      if (["play_cards", "bury"].includes(kinds[choice]) && random() < 0.5) {
+      const tiles = await buttons[choice].$$eval("[data-tile]", (xs) => xs.map((x) => x.getAttribute("data-tile")));
+      const free = ["discard", "play_cards", "bury"].includes(kinds[choice]) && freeTurn++ % 2 === 0;
+      if (free && kinds[choice] === "discard") {
+        // Every other 扣点 discard is made by tapping the tile in the hand.
+        await page.click(`#hand .tile.tap[data-tile="${tiles[0]}"]`, { timeout: 2000 });
+        picks += 1;
+      } else if (free) {
+        // And every other 打七 play or burial by picking its cards in the hand.
         for (const c of cards) await page.click(`#hand .card[data-card="${c}"]:not(.picked)`, { timeout: 2000 });
         await page.click("#play-picked", { timeout: 2000 });
         picks += 1;

@@ -16,7 +16,18 @@ function meld(m: Meld): HTMLElement {
   return el("span", { class: "meld", title: m.kind }, el("i", {}, word), ...faces.map(tile));
 }
 
-export function renderKoudian(v: KoudianView, mine: number): Drawn {
+/** A hand tile the player may discard by tapping it (the same move as its 打 button). */
+function handTile(t: string, discard?: (t: string) => void): HTMLElement {
+  const shown = tile(t);
+  if (discard) {
+    shown.classList.add("tap");
+    shown.addEventListener("click", () => discard(t));
+  }
+  return shown;
+}
+
+export function renderKoudian(v: KoudianView, mine: number, discardable?: Set<string>, discard?: (t: string) => void): Drawn {
+  const tap = (t: string) => handTile(t, discardable?.has(t) ? discard : undefined);
   const others = otherSeats(v.handSizes.length, mine, v.turn, (s) => [
     el("div", { class: "who" }, seatName(s, mine), v.dealer === s ? el("em", {}, "庄") : null,
       v.ready[s] ? el("em", { class: "ting" }, "报听") : null, el("span", { class: "count" }, `${v.handSizes[s]}张`)),
@@ -33,7 +44,7 @@ export function renderKoudian(v: KoudianView, mine: number): Drawn {
       el("div", { class: "who" }, seatName(mine, mine), v.dealer === mine ? el("em", {}, "庄") : null,
         v.ready[mine] ? el("em", { class: "ting" }, "报听") : null),
       el("div", { class: "melds" }, ...(v.melds[mine]?.melds ?? []).map(meld)),
-      el("div", { class: "hand", id: "hand" }, ...v.hand.map(tile), v.drawn ? el("span", { class: "drawn" }, tile(v.drawn)) : null),
+      el("div", { class: "hand", id: "hand" }, ...v.hand.map(tap), v.drawn ? el("span", { class: "drawn" }, tap(v.drawn)) : null),
       v.waits.length ? el("div", { class: "waits" }, "听 ", ...v.waits.map(tile)) : null,
       v.faceDown ? el("div", { class: "waits" }, "扣下 ", tile(v.faceDown)) : null,
       row(v.rivers[mine]?.tiles ?? [], tile, "river")]));

@@ -165,7 +165,13 @@ function tableScreen(): HTMLElement {
   let drawn: Drawn | undefined;
   let base = 1;
   if (ruleset?.case === "koudian") {
-    drawn = renderKoudian(ruleset.value, mine);
+    const discards = new Map<string, Action>();
+    if (fresh) {
+      for (const a of view.legalActions) {
+        if (a.family.case === "mahjong" && a.family.value.kind.case === "discard") discards.set(a.family.value.kind.value.tile, a);
+      }
+    }
+    drawn = renderKoudian(ruleset.value, mine, new Set(discards.keys()), (t) => act(discards.get(t)!));
     base = ruleset.value.options?.baseScore ?? 1;
   } else if (ruleset?.case === "daqi") {
     drawn = renderDaqi(ruleset.value, mine, fresh ? picking() : undefined);
