@@ -187,6 +187,8 @@ async def test_make_web_serves_each_ruleset_playable_on_the_other_screen_size_to
     steps, verified = await server_record(web, played["table_id"])
     assert verified.ok, list(verified.problems)
     check_summary(played, steps)
+    the_page_made_every_decision(steps, played["seat"])
+    check_against_the_log(played, ruleset, steps)
     fits(played, viewport)
 
 
