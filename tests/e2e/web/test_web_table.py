@@ -13,9 +13,9 @@ import pytest
 from google.protobuf import json_format
 
 from clients.client import Player, admin_replay, channel, engine_view, play_seat
-from clients.driver import fold
 from engine import rulesets
 from engine.core.messages import decode, schema_version
+from engine.driver import fold
 from qipai.v1 import admin_pb2, game_pb2
 from services import auth
 from tests.e2e.test_game import _redacted_log
