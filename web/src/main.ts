@@ -29,6 +29,7 @@ interface Seen {
 const root = document.getElementById("app")!;
 const TABLE_KEY = "qipai.table";
 const KEPT_EVENTS = 600;
+const SILENCE_MS = 10_000;
 
 let session: Session | null = loadSession();
 let tableId = "";
@@ -44,6 +45,7 @@ let problem = "";
 let refreshing: ReturnType<typeof setTimeout> | undefined;
 let picked = new Set<number>(); // 打七: cards picked for a free play or burial, by hand position
 let pickedAt = -1n; // the view version the picks belong to
+let heardAt = 0; // when the stream last delivered an update
 
 function logKey(id: string): string {
   return `qipai.log.${id}`;
@@ -282,6 +284,7 @@ async function refresh(): Promise<void> {
 }
 
 function onUpdate(u: TableUpdate): void {
+  heardAt = Date.now();
   for (const e of u.events) {
     seen.events.push({ version: String(e.version), type: e.type, data: JSON.parse(e.dataJson) });
   }
@@ -331,13 +334,31 @@ async function enter(id: string): Promise<void> {
   floor = 0n;
   draw();
   await refresh();
-  feed = new Feed(id, BigInt(seen.version), onUpdate, (isLive, error) => {
+  watch();
+}
+
+function watch(): void {
+  feed?.stop();
+  heardAt = Date.now();
+  feed = new Feed(tableId, BigInt(seen.version), onUpdate, (isLive, error) => {
     live = isLive;
     if (error) problem = error;
     draw();
   });
   void feed.run();
 }
+
+// A stream can die without an error (a phone asleep, a NAT forgetting the connection): after
+// 10 s of silence the table is asked directly, and a stream that fell behind it starts over
+// from the last version it delivered.
+async function checkStream(): Promise<void> {
+  if (!feed || !tableId || document.hidden || Date.now() - heardAt < SILENCE_MS) return;
+  const fresh = await game.getView({ tableId });
+  setView(fresh);
+  if (fresh.version > BigInt(seen.version) && Date.now() - heardAt >= SILENCE_MS) watch();
+}
+setInterval(() => void checkStream().catch(() => undefined), 5000);
+document.addEventListener("visibilitychange", () => void checkStream().catch(() => undefined));
 
 function exit(): void {
   feed?.stop();
