@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import unavailable
-from tests.e2e.conftest import free_port
+from tests.e2e.conftest import Server, free_port
 
 ROOT = Path(__file__).resolve().parents[3]
 CHROMIUM = os.environ.get("QIPAI_CHROMIUM", "/usr/bin/chromium")
@@ -111,4 +111,16 @@ def made_web(built_page: Path, tmp_path: Path) -> Iterator[Web]:
                 "QIPAI_TOKEN_SECRET": "e2e-secret"})
     site = _site(tmp_path, address, [], env)
     yield site
+    site.stop()
+
+
+@pytest.fixture
+def two_node_web(built_page: Path, start_server, production_env, tmp_path: Path) -> Iterator[tuple[Web, dict[str, Server]]]:
+    """Two game nodes on Postgres and Redis, Envoy spreading the page's calls over both; the
+    nodes by node id."""
+    nodes = {name: start_server({**production_env, "QIPAI_NODE_ID": name}, service="game")
+             for name in ("web-node-a", "web-node-b")}
+    upstream = ",".join(n.address for n in nodes.values())
+    site = _site(tmp_path, upstream, ["--upstream", upstream], dict(os.environ))
+    yield site, nodes
     site.stop()

@@ -19,6 +19,7 @@ from engine.driver import fold
 from qipai.v1 import admin_pb2, game_pb2
 from services import auth
 from tests.e2e.test_game import _redacted_log
+from tests.e2e.test_nodes import holders
 from tests.e2e.web.conftest import RESULTS, ROOT, Web
 
 pytestmark = pytest.mark.e2e
@@ -36,7 +37,7 @@ PHONE = {"width": 390, "height": 844}
 async def play_from_page(web: Web, ruleset: str, viewport: dict[str, int], name: str,
                          reload_after: int = 0, pause_after: int = 0, during: Any = None) -> dict[str, Any]:
     """The page creates a table and sits; bots take the other seats; the page's seat clicks until
-    the hand ends (after `pause_after` clicks it waits for `during()`). Returns the driver's last
+    the hand ends (after `pause_after` clicks it waits for `during(table_id)`). Returns the driver's last
     word plus the table id and what the page received. Screenshots go to web/test-results/."""
     received = RESULTS / f"{name}.received.json"
     args = {"url": web.url, "ruleset": ruleset, "options": OPTIONS[ruleset], "viewport": viewport,
@@ -63,7 +64,7 @@ async def play_from_page(web: Web, ruleset: str, viewport: dict[str, int], name:
                 last = json.loads(await asyncio.wait_for(driver.stdout.readline(), 300) or b"{}")
                 if "paused" not in last:
                     break
-                await during()
+                await during(table_id)
                 driver.stdin.write(b"go\n")
                 await driver.stdin.drain()
             await asyncio.wait_for(playing, 60)
@@ -80,8 +81,9 @@ def admin_of(chan: Any) -> Player:
     return Player(chan, auth.issue(SECRET, "operator", auth.ADMIN)[0], "operator")
 
 
-async def server_record(web: Web, table_id: str) -> tuple[list[admin_pb2.ReplayStep], admin_pb2.VerifyResponse]:
-    async with channel(web.address) as chan:
+async def server_record(address: str, table_id: str) -> tuple[list[admin_pb2.ReplayStep], admin_pb2.VerifyResponse]:
+    """The table's whole log (Replay) and what Verify says of it, asked of the nodes at `address`."""
+    async with channel(address) as chan:
         admin = admin_of(chan)
         steps = await admin_replay(admin, table_id)
         verified = await admin.admin.Verify(admin_pb2.VerifyRequest(table_id=table_id), metadata=admin.metadata)
@@ -151,8 +153,8 @@ def the_page_made_every_decision(steps: list[admin_pb2.ReplayStep], seat: int) -
 async def test_a_koudian_hand_played_from_the_page_ends_with_the_servers_settlement_and_verifies(web):
     # Mid-hand Envoy restarts: the page's stream drops and resumes from its last version.
     played = await play_from_page(web, "koudian", DESKTOP, "koudian-desktop", pause_after=2,
-                                  during=lambda: asyncio.to_thread(web.restart_envoy))
-    steps, verified = await server_record(web, played["table_id"])
+                                  during=lambda _: asyncio.to_thread(web.restart_envoy))
+    steps, verified = await server_record(web.address, played["table_id"])
     assert verified.ok, list(verified.problems)
     check_summary(played, steps)
     the_page_made_every_decision(steps, played["seat"])
@@ -167,7 +169,7 @@ async def test_a_daqi_hand_played_on_a_phone_survives_a_reload_with_no_missing_o
     assert played["reloaded"] and len(played["loads"]) == 2
     assert played["picks"] >= 1  # some plays were made by picking the cards in the hand
     fits(played, PHONE)
-    steps, verified = await server_record(web, played["table_id"])
+    steps, verified = await server_record(web.address, played["table_id"])
     assert verified.ok, list(verified.problems)
     check_summary(played, steps)
     the_page_made_every_decision(steps, played["seat"])
@@ -184,12 +186,31 @@ async def test_make_web_serves_each_ruleset_playable_on_the_other_screen_size_to
     size = "phone" if viewport is PHONE else "desktop"
     web = made_web
     played = await play_from_page(web, ruleset, viewport, f"{ruleset}-{size}")
-    steps, verified = await server_record(web, played["table_id"])
+    steps, verified = await server_record(web.address, played["table_id"])
     assert verified.ok, list(verified.problems)
     check_summary(played, steps)
     the_page_made_every_decision(steps, played["seat"])
     check_against_the_log(played, ruleset, steps)
     fits(played, viewport)
+
+
+async def test_a_seat_plays_on_from_the_page_when_the_game_node_serving_its_table_dies(two_node_web, production_env):
+    web, nodes = two_node_web
+    killed: list[str] = []
+
+    async def kill_the_tables_node(table_id: str) -> None:
+        (holder,) = await holders(production_env, [(table_id, None)])
+        nodes[holder].process.kill()
+        killed.append(holder)
+
+    played = await play_from_page(web, "koudian", DESKTOP, "koudian-node-death", pause_after=2,
+                                  during=kill_the_tables_node)
+    assert killed
+    alive = next(n for name, n in nodes.items() if name not in killed)
+    steps, verified = await server_record(alive.address, played["table_id"])
+    assert verified.ok, list(verified.problems)
+    check_summary(played, steps)
+    check_against_the_log(played, "koudian", steps)
 
 
 def test_envoy_serves_the_page_and_answers_a_cross_origin_preflight(web):
