@@ -102,11 +102,12 @@ try {
   }
   await page.waitForSelector("#status[data-status=waiting_for_hand]");
   const summary = JSON.parse(await page.getAttribute("#summary", "data-summary"));
+  const deltas = await page.$$eval("#summary td", (cells) => cells.map((c) => Number(c.textContent)));
   await page.screenshot({ path: args.shots.end, fullPage: true });
   const streams = await page.evaluate(() => window.qipaiStreams);
   wide = Math.max(wide, await page.evaluate(() => document.documentElement.scrollWidth));
   writeFileSync(args.received, JSON.stringify(await page.evaluate(() => window.qipaiReceived())));
-  say({ done: true, clicks, picks, reloaded, summary, streams, wide });
+  say({ done: true, clicks, picks, reloaded, summary, deltas, streams, wide });
 } finally {
   lines.close();
   await browser.close();
