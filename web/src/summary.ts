@@ -29,6 +29,7 @@ function koudian(d: Data, mine: number, base: number): HTMLElement[] {
     const double = SELF_DRAWN.has(outcome);
     lines.push(
       factor("胡", seatName(d.winner as number, mine), " 胡 ", tile(d.tile)),
+      factor("手牌", ...(((d.hands as string[][] | undefined)?.[d.winner as number]) ?? []).map(tile)),
       factor("点数", `牌面 ${face}${double ? " × 2 (自摸)" : ""} = ${d.points} 点`),
       factor("底分", `${d.points} × ${base} = ${(d.points as number) * base}`),
     );
