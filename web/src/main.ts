@@ -1,7 +1,7 @@
 // The reference web table: guest login, create or join a table, then play the seat from its
 // Watch stream. Everything drawn comes from the server's typed views and events.
 import { Code, ConnectError } from "@connectrpc/connect";
-import { create } from "@bufbuild/protobuf";
+import { create, type JsonObject } from "@bufbuild/protobuf";
 import { ActionSchema, type Action } from "../gen/qipai/v1/actions_pb";
 import { RuleViolationSchema } from "../gen/qipai/v1/common_pb";
 import type { TableUpdate, ViewResponse } from "../gen/qipai/v1/game_pb";
@@ -10,7 +10,9 @@ import { auth, game, loadSession, newId, saveSession, useToken, type Session } f
 import { renderDaqi, type Picking } from "./daqi";
 import { renderKoudian } from "./koudian";
 import type { Drawn } from "./layout";
-import { card, el, seatName, tile } from "./pieces";
+import { eventLine } from "./history";
+import { lobby, login } from "./lobby";
+import { el } from "./pieces";
 import { summary } from "./summary";
 import { Feed } from "./watch";
 
@@ -52,7 +54,8 @@ function logKey(id: string): string {
 }
 
 function explain(err: unknown): string {
-  const e = ConnectError.from(err);
+  if (!(err instanceof ConnectError)) return err instanceof Error ? err.message : String(err);
+  const e = err;
   const rule = e.findDetails(RuleViolationSchema)[0];
   return rule ? rule.message : `${Code[e.code]}: ${e.rawMessage}`;
 }
@@ -88,62 +91,34 @@ async function guarded(what: () => Promise<void>): Promise<void> {
 // --- screens -------------------------------------------------------------------------------
 
 function loginScreen(): HTMLElement {
-  const name = el("input", { id: "login-name", maxlength: "32", placeholder: "昵称", value: "玩家" });
-  const go = el("button", { id: "login" }, "游客登录");
-  go.addEventListener("click", () => guarded(async () => {
-    const reply = await auth.guestLogin({ name: name.value.trim() || "玩家" });
-    session = { token: reply.token, playerId: reply.playerId, name: name.value.trim() };
+  return login((name) => guarded(async () => {
+    const reply = await auth.guestLogin({ name: name || "玩家" });
+    session = { token: reply.token, playerId: reply.playerId, name };
     saveSession(session);
     useToken(session.token);
     draw();
   }));
-  return el("section", { class: "panel" }, el("h1", {}, "棋牌 qipai"), name, go);
 }
 
 function lobbyScreen(): HTMLElement {
-  const ruleset = el("select", { id: "ruleset" },
-    el("option", { value: "koudian" }, "吕梁扣点麻将"), el("option", { value: "daqi" }, "吕梁打七"));
-  const options = el("textarea", { id: "options", rows: "2", placeholder: '{"turn_timeout_ms": 20000}' });
-  const create = el("button", { id: "create" }, "创建牌桌");
-  create.addEventListener("click", () => guarded(async () => {
-    const opts = options.value.trim() ? JSON.parse(options.value) : undefined;
-    const made = await game.createTable({ ruleset: ruleset.value, options: opts, requestId: newId() });
-    await game.join({ tableId: made.tableId, requestId: newId() });
-    await enter(made.tableId);
-  }));
-  const id = el("input", { id: "join-id", placeholder: "table-…" });
-  const join = el("button", { id: "join" }, "加入");
-  join.addEventListener("click", () => guarded(async () => {
-    const t = id.value.trim();
-    await game.join({ tableId: t, requestId: newId() });
-    await enter(t);
-  }));
-  const out = el("button", { class: "quiet" }, "退出登录");
-  out.addEventListener("click", logout);
-  return el("section", { class: "panel" },
-    el("h1", {}, `你好, ${session?.name ?? ""}`),
-    el("label", {}, "规则 ", ruleset),
-    el("details", {}, el("summary", {}, "选项 (JSON)"), options),
-    create,
-    el("hr"),
-    el("label", {}, "牌桌号 ", id), join,
-    out);
-}
-
-function eventLine(e: Logged, mine: number): HTMLElement | null {
-  const d = e.data;
-  const kind = e.type.split(".")[1] ?? e.type;
-  const WORDS: Record<string, string> = {
-    TileDrawn: "摸牌", TileDiscarded: "打", Ponged: "碰", Konged: "杠", ReadyDeclared: "报听",
-    ClaimAnswered: "应", HandStarted: "开局", HandEnded: "本局结束", BidMade: "叫主", Passed: "不叫",
-    BottomTaken: "拿底", BottomBuried: "埋底", CardsPlayed: "出", TrickWon: "赢墩",
-    FriendRevealed: "朋友现身", PlayerSeated: "入座", PlayerReady: "准备", PlayerLeft: "离座",
-    AutoPlaySet: "托管", SeatTimedOut: "超时", PlayStarted: "开始出牌", DealerChosen: "定庄",
-  };
-  if (!WORDS[kind]) return null; // dealing card by card and bookkeeping events are not news
-  const who = typeof d.seat === "number" ? seatName(d.seat, mine) : typeof d.winner === "number" ? seatName(d.winner, mine) : "";
-  const pieces = typeof d.tile === "string" && d.tile ? [tile(d.tile)] : Array.isArray(d.cards) ? (d.cards as string[]).map(card) : [];
-  return el("li", { "data-version": e.version }, `${who} ${WORDS[kind]} `, ...pieces);
+  return lobby(session?.name ?? "", {
+    create: (ruleset, optionsJson) => guarded(async () => {
+      let options: JsonObject | undefined;
+      try {
+        options = optionsJson ? (JSON.parse(optionsJson) as JsonObject) : undefined;
+      } catch {
+        throw new Error("选项不是有效的 JSON");
+      }
+      const made = await game.createTable({ ruleset, options, requestId: newId() });
+      await game.join({ tableId: made.tableId, requestId: newId() });
+      await enter(made.tableId);
+    }),
+    join: (id) => guarded(async () => {
+      await game.join({ tableId: id, requestId: newId() });
+      await enter(id);
+    }),
+    logout,
+  });
 }
 
 function tableScreen(): HTMLElement {
@@ -214,7 +189,7 @@ function tableScreen(): HTMLElement {
 
   const ended = [...seen.events].reverse().find((e) => e.type.endsWith(".HandEnded"));
   if (ended) body.append(summary(ended.type, ended.data, mine, base));
-  const lines = seen.events.map((e) => eventLine(e, mine)).filter((x): x is HTMLElement => x !== null).slice(-12).reverse();
+  const lines = seen.events.map((e) => eventLine(e.type, e.data, e.version, mine)).filter((x): x is HTMLElement => x !== null).slice(-12).reverse();
   body.append(el("ol", { id: "feed", class: "feed" }, ...lines));
   return el("div", {}, top, body);
 }
