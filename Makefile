@@ -34,6 +34,7 @@ test: protos
 lint: protos
 	@$(VENV)/bin/ruff check engine services clients protocol cli tests bench
 	@$(VENV)/bin/mypy --strict engine services clients protocol cli  # per-module exceptions: [tool.mypy] in pyproject.toml
+	@$(VENV)/bin/ruff check web/serve.py && $(VENV)/bin/mypy --strict web/serve.py
 
 $(VENV)/.bench: $(VENV)/.installed
 	@echo "==> installing the benchmarks' reference libraries"

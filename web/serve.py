@@ -39,7 +39,7 @@ def host_port(address: str) -> tuple[str, int]:
 
 def envoy_config(listen: str, upstreams: list[str], dist: Path) -> dict[str, Any]:
     """infra/envoy/envoy.yaml with its listener, upstream nodes and page files put here."""
-    config = yaml.safe_load(CONFIG.read_text())
+    config: dict[str, Any] = yaml.safe_load(CONFIG.read_text())
     resources = config["static_resources"]
     host, port = host_port(listen)
     resources["listeners"][0]["address"]["socket_address"] = {"address": host, "port_value": port}
@@ -64,7 +64,7 @@ def envoy_binary() -> str:
     return found
 
 
-def wait_for(what: str, check: Any, process: subprocess.Popen, timeout: float = 30) -> None:
+def wait_for(what: str, check: Any, process: subprocess.Popen[bytes], timeout: float = 30) -> None:
     deadline = time.monotonic() + timeout
     while not check():
         if process.poll() is not None:
@@ -83,13 +83,13 @@ def grpc_serving(address: str) -> bool:
             reply = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=1)
         except grpc.RpcError:
             return False
-    return reply.status == health_pb2.HealthCheckResponse.SERVING
+    return bool(reply.status == health_pb2.HealthCheckResponse.SERVING)
 
 
 def page_served(url: str) -> bool:
     try:
         with urllib.request.urlopen(url, timeout=1) as reply:
-            return reply.status == 200
+            return bool(reply.status == 200)
     except (urllib.error.URLError, OSError):
         return False
 
@@ -105,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     if not (args.dist / "index.html").exists():
         raise SystemExit(f"web: {args.dist} has no built page; run `make web-build` first")
 
-    children: list[subprocess.Popen] = []
+    children: list[subprocess.Popen[bytes]] = []
     config_file = ""
 
     def stop() -> None:
