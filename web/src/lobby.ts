@@ -18,7 +18,8 @@ export interface LobbyActions {
 /** Create a table (a ruleset, its options as JSON) or join one by id. */
 export function lobby(name: string, on: LobbyActions): HTMLElement {
   const ruleset = el("select", { id: "ruleset" },
-    el("option", { value: "koudian" }, "吕梁扣点麻将"), el("option", { value: "daqi" }, "吕梁打七"));
+    el("option", { value: "koudian" }, "吕梁扣点麻将"), el("option", { value: "daqi" }, "吕梁打七"),
+    el("option", { value: "jj" }, "JJ 国标麻将"));
   const options = el("textarea", { id: "options", rows: "2", placeholder: '{"turn_timeout_ms": 20000}' });
   const create = el("button", { id: "create" }, "创建牌桌");
   create.addEventListener("click", () => on.create(ruleset.value, options.value.trim()));

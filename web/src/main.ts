@@ -8,7 +8,7 @@ import type { TableUpdate, ViewResponse } from "../gen/qipai/v1/game_pb";
 import { actionButtons } from "./actions";
 import { auth, game, loadSession, newId, saveSession, useToken, type Session } from "./api";
 import { renderDaqi, type Picking } from "./daqi";
-import { renderKoudian } from "./koudian";
+import { renderMahjong } from "./mahjong";
 import type { Drawn } from "./layout";
 import { eventLine } from "./history";
 import { lobby, login } from "./lobby";
@@ -141,15 +141,15 @@ function tableScreen(): HTMLElement {
   const ruleset = view.view?.ruleset;
   let drawn: Drawn | undefined;
   let base = 1;
-  if (ruleset?.case === "koudian") {
+  if (ruleset?.case === "koudian" || ruleset?.case === "jj") {
     const discards = new Map<string, Action>();
     if (fresh) {
       for (const a of view.legalActions) {
         if (a.family.case === "mahjong" && a.family.value.kind.case === "discard") discards.set(a.family.value.kind.value.tile, a);
       }
     }
-    drawn = renderKoudian(ruleset.value, mine, new Set(discards.keys()), (t) => act(discards.get(t)!));
-    base = ruleset.value.options?.baseScore ?? 1;
+    drawn = renderMahjong(ruleset.value, mine, new Set(discards.keys()), (t) => act(discards.get(t)!));
+    base = (ruleset.case === "koudian" ? ruleset.value.options?.baseScore : ruleset.value.options?.base) ?? 1;
   } else if (ruleset?.case === "daqi") {
     drawn = renderDaqi(ruleset.value, mine, fresh ? picking() : undefined);
     base = ruleset.value.options?.base ?? 1;
@@ -187,8 +187,13 @@ function tableScreen(): HTMLElement {
   body.append(controls);
   if (problem) body.append(el("p", { id: "error", class: "error" }, problem));
 
-  const ended = [...seen.events].reverse().find((e) => e.type.endsWith(".HandEnded"));
-  if (ended) body.append(summary(ended.type, ended.data, mine, base));
+  const endedAt = seen.events.findLastIndex((e) => e.type.endsWith(".HandEnded"));
+  if (endedAt >= 0) {
+    const ended = seen.events[endedAt];
+    const started = seen.events.findLastIndex((e, i) => i < endedAt && e.type.endsWith(".HandStarted"));
+    const wins = seen.events.slice(started + 1, endedAt).filter((e) => e.type.endsWith(".Won")).map((e) => e.data);
+    body.append(summary(ended.type, ended.data, mine, base, wins));
+  }
   const lines = seen.events.map((e) => eventLine(e.type, e.data, e.version, mine)).filter((x): x is HTMLElement => x !== null).slice(-12).reverse();
   body.append(el("ol", { id: "feed", class: "feed" }, ...lines));
   return el("div", {}, top, body);

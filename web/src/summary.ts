@@ -7,9 +7,9 @@ type Data = Record<string, unknown>;
 // What a HandEnded reveals for checking (decks, salts, hands) is not part of the summary.
 const REVEALS = new Set(["order", "salt", "seed", "hands", "concealed_kongs", "face_down", "deck"]);
 
-const KOUDIAN_OUTCOMES: Record<string, string> = {
+const OUTCOMES: Record<string, string> = {
   self_draw: "自摸", kong_self_draw: "暗杠杠上开花(自摸)", kong_replacement_win: "杠上开花",
-  discard_win: "点炮", robbed_kong: "抢杠胡", draw: "流局(黄庄)", kong_draw: "流局(杠)",
+  discard_win: "点炮", robbed_kong: "抢杠胡", draw: "流局(黄庄)", kong_draw: "流局(杠)", xuezhan: "血战",
 };
 const SELF_DRAWN = new Set(["self_draw", "kong_self_draw"]);
 
@@ -23,7 +23,7 @@ function factor(label: string, ...value: (Node | string)[]): HTMLElement {
 
 function koudian(d: Data, mine: number, base: number): HTMLElement[] {
   const outcome = String(d.outcome);
-  const lines = [factor("结果", KOUDIAN_OUTCOMES[outcome] ?? outcome)];
+  const lines = [factor("结果", OUTCOMES[outcome] ?? outcome)];
   if (d.winner !== undefined && d.winner !== null && typeof d.tile === "string") {
     const face = faceValue(d.tile);
     const double = SELF_DRAWN.has(outcome);
@@ -50,11 +50,34 @@ function daqi(d: Data, mine: number): HTMLElement[] {
   ];
 }
 
-/** The summary panel of a hand that ended with event `type` carrying `data`. */
-export function summary(type: string, data: Data, mine: number, base: number): HTMLElement {
+interface Fan {
+  name: string;
+  value: number;
+  times?: number;
+}
+
+// JJ 国标: each win (a Won event of the hand) with its fans, their total and who paid it.
+function jj(d: Data, mine: number, wins: Data[]): HTMLElement[] {
+  const lines = [factor("结果", OUTCOMES[String(d.outcome)] ?? String(d.outcome))];
+  for (const w of wins) {
+    const scored = (w.scored ?? {}) as { fans?: Fan[]; total?: number };
+    lines.push(
+      factor("胡", seatName(w.seat as number, mine), " 胡 ", tile(String(w.tile)), ` ${OUTCOMES[String(w.how)] ?? String(w.how)}`),
+      factor("番", (scored.fans ?? []).map((f) => `${f.name} ${f.value}${(f.times ?? 1) > 1 ? `×${f.times}` : ""}`).join(" · "),
+        ` = ${scored.total ?? 0} 番`),
+    );
+  }
+  return lines;
+}
+
+/** The summary panel of a hand that ended with event `type` carrying `data`; `wins` are the
+ * hand's own win events where a ruleset scores each win apart (JJ). */
+export function summary(type: string, data: Data, mine: number, base: number, wins: Data[] = []): HTMLElement {
   const shown: Data = { type };
   for (const [k, v] of Object.entries(data)) if (!REVEALS.has(k)) shown[k] = v;
-  const lines = type.startsWith("daqi.") ? daqi(data, mine) : koudian(data, mine, base);
+  const lines = type.startsWith("daqi.") ? daqi(data, mine)
+    : type.startsWith("koudian.") ? koudian(data, mine, base)
+    : jj(data, mine, wins);
   const deltas = (data.deltas as number[]) ?? [];
   return el("section", { class: "summary", id: "summary", "data-summary": JSON.stringify(shown) },
     el("h2", {}, "本局结算"),

@@ -25,11 +25,12 @@ from tests.e2e.web.conftest import RESULTS, ROOT, Web
 pytestmark = pytest.mark.e2e
 
 SECRET = "e2e-secret"
-SEATS = {"koudian": 4, "daqi": 5}
+SEATS = {"koudian": 4, "daqi": 5, "jj": 4}
 # Deadlines far away: every decision of the browser's seat is its own click, never a timeout.
 OPTIONS = {"koudian": {"turn_timeout_ms": 60_000, "claim_timeout_ms": 60_000},
            "daqi": {"deal_interval_ms": 0, "bid_window_ms": 20_000, "play_timeout_ms": 60_000,
-                    "bury_timeout_ms": 60_000}}
+                    "bury_timeout_ms": 60_000},
+           "jj": {"turn_timeout_ms": 60_000, "claim_timeout_ms": 60_000}}
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
@@ -185,8 +186,8 @@ async def test_a_daqi_hand_played_on_a_phone_survives_a_reload_with_no_missing_o
     assert before and after and after[0][0] > before[-1][0]
 
 
-@pytest.mark.parametrize(("ruleset", "viewport"), [("koudian", PHONE), ("daqi", DESKTOP)],
-                         ids=["koudian-phone", "daqi-desktop"])
+@pytest.mark.parametrize(("ruleset", "viewport"), [("koudian", PHONE), ("daqi", DESKTOP), ("jj", PHONE)],
+                         ids=["koudian-phone", "daqi-desktop", "jj-phone"])
 async def test_make_web_serves_each_ruleset_playable_on_the_other_screen_size_too(made_web, ruleset, viewport):
     # web/serve.py as `make web` runs it: its own qipai on the embedded default (SQLite, memory).
     size = "phone" if viewport is PHONE else "desktop"

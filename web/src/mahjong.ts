@@ -1,5 +1,6 @@
-// 吕梁扣点麻将: the public table and the seat's own hand, from a KoudianView.
-import type { KoudianView, Meld } from "../gen/qipai/v1/views_pb";
+// A mahjong table (吕梁扣点麻将, JJ 国标, and any later mahjong ruleset): the public table and the
+// seat's own hand, from the fields every mahjong view shares.
+import type { Meld, MeldRow, TileRow } from "../gen/qipai/v1/views_pb";
 import { type Drawn, otherSeats } from "./layout";
 import { el, row, seatName, tile } from "./pieces";
 
@@ -26,7 +27,27 @@ function handTile(t: string, discard?: (t: string) => void): HTMLElement {
   return shown;
 }
 
-export function renderKoudian(v: KoudianView, mine: number, discardable?: Set<string>, discard?: (t: string) => void): Drawn {
+/** What every mahjong view has (KoudianView, JJView); the rest is optional. */
+export interface MahjongView {
+  phase: string;
+  scores: number[];
+  dealer?: number;
+  hand: string[];
+  drawn?: string;
+  turn?: number;
+  claimTile?: string;
+  handSizes: number[];
+  melds: MeldRow[];
+  rivers: TileRow[];
+  ready: boolean[];
+  wallLive: number;
+  waits?: string[];
+  faceDown?: string;
+  wild?: string; // JJ: this hand's 混
+  flowers?: TileRow[]; // JJ: flowers laid out (补花)
+}
+
+export function renderMahjong(v: MahjongView, mine: number, discardable?: Set<string>, discard?: (t: string) => void): Drawn {
   const tap = (t: string) => handTile(t, discardable?.has(t) ? discard : undefined);
   const others = otherSeats(v.handSizes.length, mine, v.turn, (s) => [
     el("div", { class: "who" }, seatName(s, mine), v.dealer === s ? el("em", {}, "庄") : null,
@@ -38,14 +59,15 @@ export function renderKoudian(v: KoudianView, mine: number, discardable?: Set<st
     el("span", {}, `牌墙 ${v.wallLive}`),
     el("span", {}, `轮到 ${seatName(v.turn, mine)}`),
     v.claimTile ? el("span", {}, "待应 ", tile(v.claimTile)) : null,
+    v.wild ? el("span", {}, "混 ", tile(v.wild)) : null,
     el("span", {}, `分数 ${v.scores.join(" / ")}`));
   const table = el("div", { class: "koudian" }, others, centre);
   const own = el("div", { class: `own${v.turn === mine ? " turn" : ""}` }, ...(mine < 0 ? [] : [
       el("div", { class: "who" }, seatName(mine, mine), v.dealer === mine ? el("em", {}, "庄") : null,
         v.ready[mine] ? el("em", { class: "ting" }, "报听") : null),
-      el("div", { class: "melds" }, ...(v.melds[mine]?.melds ?? []).map(meld)),
+      el("div", { class: "melds" }, ...(v.melds[mine]?.melds ?? []).map(meld), ...(v.flowers?.[mine]?.tiles ?? []).map(tile)),
       el("div", { class: "hand", id: "hand" }, ...v.hand.map(tap), v.drawn ? el("span", { class: "drawn" }, tap(v.drawn)) : null),
-      v.waits.length ? el("div", { class: "waits" }, "听 ", ...v.waits.map(tile)) : null,
+      v.waits?.length ? el("div", { class: "waits" }, "听 ", ...v.waits.map(tile)) : null,
       v.faceDown ? el("div", { class: "waits" }, "扣下 ", tile(v.faceDown)) : null,
       row(v.rivers[mine]?.tiles ?? [], tile, "river")]));
   return { table, own };
