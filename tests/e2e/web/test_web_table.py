@@ -222,6 +222,7 @@ async def test_a_seat_plays_on_from_the_page_when_the_game_node_serving_its_tabl
     steps, verified = await server_record(alive.address, played["table_id"])
     assert verified.ok, list(verified.problems)
     check_summary(played, steps)
+    the_page_made_every_decision(steps, played["seat"])
     check_against_the_log(played, "koudian", steps)
 
 
