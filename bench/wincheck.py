@@ -76,6 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     n, repeats = (4_000, 2) if args.quick else (args.hands, args.repeats)
 
     start = time.perf_counter()
+    suit_table.sets_costs.cache_clear()
     suit_table.build(9, runs=True)
     build_s = time.perf_counter() - start
 
