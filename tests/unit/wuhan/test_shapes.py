@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from engine.mahjong.melds import CHOW, KONG_CONCEALED, PONG, Meld
 from engine.mahjong.tiles import counts, parse_tile, parse_tiles
-from engine.wuhan.winning import Exposed, Shape, readings
+from engine.wuhan.shapes import Exposed, Shape, readings
 
 from .brute_force import NAMES, every_substitution, natural_shapes
 
