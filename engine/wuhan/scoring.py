@@ -167,7 +167,7 @@ def settle(
     seats = len(melds)
     big = bool(big_wins)
     base = BIG_BASE * len(big_wins) if big else SMALL_BASE
-    odd = 1.5 if big else 2.0  # self-draw and discarder factors
+    odd = 1.5 if big else 2  # self-draw and discarder factors
     winner_factors = own_factors(melds[winner], laid[winner], roles)
     if how == SELF_DRAW:
         winner_factors.append(Factor(SELF_DRAWN, odd))

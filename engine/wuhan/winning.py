@@ -19,6 +19,7 @@ from engine.wuhan.options import Options
 from engine.wuhan.roles import Roles
 from engine.wuhan.scoring import Settlement, opened, settle
 from engine.wuhan.shapes import Exposed, readings
+from engine.wuhan.state import Hand
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,3 +90,33 @@ def judge(
 
 def _worth(s: Settlement) -> tuple[int, int, bool]:
     return s.total, sum(line.raw for line in s.lines), s.hard
+
+
+def judge_in(
+    hand: Hand,
+    seat: int,
+    way: Way,
+    options: Options,
+    tile: Tile | None = None,
+    source: int | None = None,
+    hands: Sequence[SeatTiles] | None = None,
+) -> Settlement | Refusal:
+    """`judge` for a seat of a hand in play: `tile` is added to its concealed tiles (a discard
+    or a robbed kong's tile); `hands` replaces the seats' tiles (a robbed kong taken back)."""
+    hands = hand.seats if hands is None else hands
+    concealed = hands[seat].concealed
+    if tile is not None:
+        c = list(concealed)
+        c[tile] += 1
+        concealed = tuple(c)
+    return judge(
+        seat=seat,
+        concealed=concealed,
+        way=way,
+        source=source,
+        hands=hands,
+        laid=hand.laid,
+        roles=hand.roles,
+        dealer=hand.dealer,
+        options=options,
+    )
