@@ -122,7 +122,8 @@ def _on_drawn(state: Playing, ev: TileDrawn) -> State:
 
 def _on_discarded(state: Playing, ev: TileDiscarded) -> State:
     hand = state.hand
-    return Playing(state.table, hand.with_seat(ev.seat, hand.seats[ev.seat].discarded(ev.tile)))
+    hand = hand.with_seat(ev.seat, hand.seats[ev.seat].discarded(ev.tile))
+    return Playing(state.table, replace(hand, last_discard=(ev.seat, ev.tile)))
 
 
 def _on_laid_out(state: Playing, ev: LaidOut) -> State:
@@ -154,7 +155,7 @@ def _on_chow_claimed(state: Playing, ev: ChowClaimed) -> State:
 
 
 def _taken_from_river(hand: Hand, source: int) -> Hand:
-    return hand.with_seat(source, hand.seats[source].lost_last_discard())
+    return replace(hand.with_seat(source, hand.seats[source].lost_last_discard()), last_discard=None)
 
 
 def _on_chowed(state: Playing, ev: Chowed) -> State:
@@ -401,6 +402,12 @@ def _win(log: _Log, cmd: Win) -> None:
             _refuse_claimed_win(log, cmd.seat, phase)
         _answer(log, cmd.seat, claims.WIN)
         return
+    last = log.hand.last_discard
+    if phase.seat != cmd.seat and last is not None and last[0] != cmd.seat:
+        # A win called on a discard that opened no window: say why it cannot be won on.
+        won = judge_in(log.hand, cmd.seat, Way(DISCARD), log.options, tile=last[1], source=last[0])
+        if isinstance(won, Refusal):
+            raise RuleViolation(won.code, f"You cannot win on {last[1]}: {won.message}")
     turn = _turn_of(log, cmd.seat)
     if turn.source in (DEAL, CLAIMED) or turn.drawn is None:
         raise RuleViolation("nothing_to_win_on", "You have not drawn a tile to win with.")

@@ -3,7 +3,7 @@
 A command: `{"seat": 0, "action": "discard", "tile": "5m"}`; actions are discard, pong, kong (each
 with a tile), chow (with the run's lowest tile as "low", or "tile"), win and pass. A deal
 (docs/scenarios/wuhan.md): `{"dealer": 0, "hands": ["123m ...", ...], "indicator": "5m",
-"wall": "5p E 9s", "tail": "C"}`.
+"wall": "5p E 9s", "tail": "C", "last_four": "1p 2p 3p 5m"}`.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.mahjong.actions import Chow, Discard, Kong, Pass, Pong, Win
-from engine.mahjong.tiles import FULL_SET, parse_tile, parse_tiles
+from engine.mahjong.tiles import FULL_SET, Tile, parse_tile, parse_tiles
 from engine.mahjong.wall import stacked
 from engine.wuhan.commands import Command, FixedDeal
-from engine.wuhan.state import SEATS
+from engine.wuhan.state import LAST_DRAWS, RESERVE, SEATS
 
 _WITH_TILE: dict[str, type[Discard | Pong | Kong]] = {"discard": Discard, "pong": Pong, "kong": Kong}
 _WITHOUT_TILE: dict[str, type[Win | Pass]] = {"win": Win, "pass": Pass}
@@ -57,9 +57,9 @@ def fixed_deal(deal: Mapping[str, Any], salt: bytes) -> FixedDeal:
     """The command dealing a scenario's deal: each seat's hand (the dealer's 14 tiles), the
     indicator (the tile turned after the deal), the live wall's next draws in order, the tail's
     first replacement draws in order; the other tiles stand in sorted order between them."""
-    extra = set(deal) - {"dealer", "hands", "indicator", "wall", "tail"}
+    extra = set(deal) - {"dealer", "hands", "indicator", "wall", "tail", "last_four"}
     if extra:
-        raise ValueError(f"unknown deal key(s) {sorted(extra)}; allowed: dealer, hands, indicator, wall, tail")
+        raise ValueError(f"unknown deal key(s) {sorted(extra)}; allowed: dealer, hands, indicator, wall, tail, last_four")
     dealer = deal.get("dealer", 0)
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < SEATS:
         raise ValueError(f"deal 'dealer' must be 0..{SEATS - 1}, not {dealer!r}")
@@ -72,7 +72,27 @@ def fixed_deal(deal: Mapping[str, Any], salt: bytes) -> FixedDeal:
     parsed = [parse_tiles(h) for h in hands]
     live = (parse_tile(indicator), *parse_tiles(_text(deal, "wall")))
     tail = parse_tiles(_text(deal, "tail"))
+    last = parse_tiles(_text(deal, "last_four"))
+    if last:
+        tail = _before_the_reserve(parsed, live, tail, last)
     return FixedDeal(dealer, stacked(parsed, live, tail, dealer, FULL_SET), salt)
+
+
+def _before_the_reserve(hands: list[tuple[Tile, ...]], live: tuple[Tile, ...], tail: tuple[Tile, ...],
+                        last: tuple[Tile, ...]) -> tuple[Tile, ...]:
+    """The tail that puts `last` just before the 10 never-drawn tiles (the tail's own tiles among
+    those 10), so that without a kong they are the last draws, in order."""
+    if len(last) > LAST_DRAWS:
+        raise ValueError(f"deal 'last_four' names at most {LAST_DRAWS} tiles")
+    if len(tail) > RESERVE:
+        raise ValueError(f"with 'last_four', 'tail' names at most {RESERVE} tiles")
+    left = list(FULL_SET)
+    for t in (*(t for h in hands for t in h), *live, *tail, *last):
+        if t not in left:
+            raise ValueError(f"the deal uses more than {FULL_SET.count(t)} of {t}")
+        left.remove(t)
+    fillers = sorted(left)[len(left) - (RESERVE - len(tail)):]
+    return (*tail, *fillers, *reversed(last))
 
 
 def _text(deal: Mapping[str, Any], key: str) -> str:

@@ -83,6 +83,7 @@ class Hand:
     phase: Phase
     salt: bytes
     seed: bytes | None = None
+    last_discard: tuple[int, Tile] | None = None  # (seat, tile): explains why a discard cannot be won
 
     def with_seat(self, s: int, tiles: SeatTiles, wall: Wall | None = None, phase: Phase | None = None) -> Hand:
         """This hand with seat `s` replaced (and the wall and phase, if given). Built directly
@@ -97,6 +98,7 @@ class Hand:
             self.phase if phase is None else phase,
             self.salt,
             self.seed,
+            self.last_discard,
         )
 
 
