@@ -11,7 +11,7 @@ from engine.core.contract import StartHand, Status
 from engine.core.messages import _by_name
 from services.game import wire
 
-RULESETS = ["koudian", "daqi"]
+RULESETS = ["koudian", "daqi", "wuhan"]
 
 
 def _commands_of(family: str) -> list[type]:
