@@ -122,8 +122,7 @@ def _on_drawn(state: Playing, ev: TileDrawn) -> State:
 
 def _on_discarded(state: Playing, ev: TileDiscarded) -> State:
     hand = state.hand
-    hand = hand.with_seat(ev.seat, hand.seats[ev.seat].discarded(ev.tile))
-    return Playing(state.table, replace(hand, last_discard=(ev.seat, ev.tile)))
+    return Playing(state.table, hand.with_seat(ev.seat, hand.seats[ev.seat].discarded(ev.tile), last_discard=(ev.seat, ev.tile)))
 
 
 def _on_laid_out(state: Playing, ev: LaidOut) -> State:
@@ -155,7 +154,7 @@ def _on_chow_claimed(state: Playing, ev: ChowClaimed) -> State:
 
 
 def _taken_from_river(hand: Hand, source: int) -> Hand:
-    return replace(hand.with_seat(source, hand.seats[source].lost_last_discard()), last_discard=None)
+    return hand.with_seat(source, hand.seats[source].lost_last_discard(), last_discard=None)
 
 
 def _on_chowed(state: Playing, ev: Chowed) -> State:

@@ -85,9 +85,16 @@ class Hand:
     seed: bytes | None = None
     last_discard: tuple[int, Tile] | None = None  # (seat, tile): explains why a discard cannot be won
 
-    def with_seat(self, s: int, tiles: SeatTiles, wall: Wall | None = None, phase: Phase | None = None) -> Hand:
-        """This hand with seat `s` replaced (and the wall and phase, if given). Built directly
-        rather than through dataclasses.replace: replay spends its time here."""
+    def with_seat(
+        self,
+        s: int,
+        tiles: SeatTiles,
+        wall: Wall | None = None,
+        phase: Phase | None = None,
+        last_discard: tuple[int, Tile] | None | bool = False,
+    ) -> Hand:
+        """This hand with seat `s` replaced (and the wall, phase and last discard, if given).
+        Built directly rather than through dataclasses.replace: replay spends its time here."""
         return Hand(
             self.number,
             self.dealer,
@@ -98,7 +105,7 @@ class Hand:
             self.phase if phase is None else phase,
             self.salt,
             self.seed,
-            self.last_discard,
+            self.last_discard if last_discard is False else last_discard,  # type: ignore[arg-type]
         )
 
 
