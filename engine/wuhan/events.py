@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.core.contract import DeckReveal
 from engine.core.messages import event
 from engine.mahjong.actions import ClaimAnswered, Konged, Ponged, TileDiscarded, TileDrawn
 from engine.mahjong.tiles import Tile
@@ -157,6 +158,6 @@ def deck_commitment(ev: Event) -> str | None:
     return ev.commitment if isinstance(ev, HandStarted) else None
 
 
-def deck_reveal(ev: Event) -> tuple[tuple[str, ...], bytes] | None:
-    """The wall's order (as notation) and the salt a hand's end reveals."""
-    return (tuple(str(t) for t in ev.order), ev.salt) if isinstance(ev, HandEnded) else None
+def deck_reveal(ev: Event) -> DeckReveal | None:
+    """The wall's order and the salt a hand's end reveals."""
+    return DeckReveal(tuple(str(t) for t in ev.order), ev.salt) if isinstance(ev, HandEnded) else None

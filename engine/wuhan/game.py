@@ -11,8 +11,10 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from engine.core import errors
 from engine.core.contract import HandResult, StartHand
 from engine.core.errors import RuleViolation
+from engine.core.log import Log
 from engine.core.shuffle import commitment, derived_rng, seeded_shuffle
 from engine.mahjong import claims
 from engine.mahjong.actions import (
@@ -237,16 +239,11 @@ def explain(s: Settlement) -> tuple[str, ...]:
 # ---------------------------------------------------------------------------------------- decide
 
 
-class _Log:
-    """The events of one decision, folded as they are written."""
+class _Log(Log[State, Event]):
+    """The events of one decision, folded as they are written; with the hand and options at hand."""
 
     def __init__(self, state: State) -> None:
-        self.state = state
-        self.events: list[Event] = []
-
-    def add(self, ev: Event) -> None:
-        self.events.append(ev)
-        self.state = evolve(self.state, ev)
+        super().__init__(state, evolve)
 
     @property
     def playing(self) -> Playing:
@@ -263,6 +260,7 @@ class _Log:
 
 
 def create(table_id: str, options: Options) -> list[Event]:
+    """The creation event, recording the options."""
     return [TableCreated(table_id, options)]
 
 
@@ -271,16 +269,15 @@ def decide(state: State, cmd: Command) -> list[Event]:
     if isinstance(cmd, StartHand | FixedDeal):
         return _deal(state, cmd)
     if isinstance(state, NoTable):
-        raise RuleViolation("no_table", "This table has not been created yet.")
+        raise RuleViolation(errors.NO_TABLE, "This table has not been created yet.")
     if isinstance(state, MatchOver):
-        raise RuleViolation("match_over", "The match is over.")
+        raise RuleViolation(errors.MATCH_OVER, "The match is over.")
     if not isinstance(state, Playing):
-        raise RuleViolation("no_hand", "No hand is being played; wait for the deal.")
+        raise RuleViolation(errors.NO_HAND_IN_PROGRESS, "No hand is being played; wait for the deal.")
     handler = _COMMANDS.get(type(cmd))
     if handler is None:
-        raise RuleViolation("unknown_command", f"Wuhan mahjong has no {type(cmd).__name__} move.")
-    if isinstance(cmd.seat, bool) or not isinstance(cmd.seat, int) or not 0 <= cmd.seat < SEATS:
-        raise RuleViolation("bad_seat", f"There is no seat {cmd.seat} at this table.")
+        raise RuleViolation(errors.UNKNOWN_COMMAND, f"Wuhan mahjong has no {type(cmd).__name__} move.")
+    errors.check_seat(cmd.seat, SEATS)
     log = _Log(state)
     handler(log, cmd)
     return log.events
@@ -288,11 +285,11 @@ def decide(state: State, cmd: Command) -> list[Event]:
 
 def _deal(state: State, cmd: StartHand | FixedDeal) -> list[Event]:
     if isinstance(state, Playing):
-        raise RuleViolation("hand_in_progress", "A hand is already being played.")
+        raise RuleViolation(errors.HAND_IN_PROGRESS, "A hand is already being played.")
     if isinstance(state, MatchOver):
-        raise RuleViolation("match_over", "The match is over.")
+        raise RuleViolation(errors.MATCH_OVER, "The match is over.")
     if not isinstance(state, BetweenHands):
-        raise RuleViolation("no_table", "This table has not been created yet.")
+        raise RuleViolation(errors.NO_TABLE, "This table has not been created yet.")
     log = _Log(state)
     table = state.table
     dealer = table.dealer
@@ -303,7 +300,7 @@ def _deal(state: State, cmd: StartHand | FixedDeal) -> list[Event]:
         elif dealer != cmd.dealer:
             raise RuleViolation("wrong_dealer", f"Seat {table.dealer} deals this hand, not seat {cmd.dealer}.")
         if sorted(cmd.order) != sorted(FULL_SET):
-            raise RuleViolation("bad_deck", "A fixed deal must stack all 136 tiles exactly once.")
+            raise RuleViolation(errors.BAD_DEAL, "A fixed deal must stack all 136 tiles exactly once.")
         order, seed, dice = tuple(cmd.order), None, None
     else:
         if dealer is None:
@@ -331,9 +328,9 @@ def _deal(state: State, cmd: StartHand | FixedDeal) -> list[Event]:
 def _turn_of(log: _Log, seat: int) -> Turn | LastFour:
     phase = log.hand.phase
     if not isinstance(phase, Turn | LastFour):
-        raise RuleViolation("not_your_turn", "The others are deciding on a tile; wait for them.")
+        raise RuleViolation(errors.NOT_YOUR_TURN, "The others are deciding on a tile; wait for them.")
     if phase.seat != seat:
-        raise RuleViolation("not_your_turn", f"It is seat {phase.seat}'s turn, not yours.")
+        raise RuleViolation(errors.NOT_YOUR_TURN, f"It is seat {phase.seat}'s turn, not yours.")
     return phase
 
 

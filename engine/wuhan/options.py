@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, Literal
 
+from engine.core import options as core_options
 from engine.core.messages import value
 
 FROM_DEALER: Literal["from_dealer"] = "from_dealer"
@@ -33,25 +34,18 @@ class Options:
     claim_timeout_ms: int = 8_000
 
 
-_POSITIVE = {"base_score", "cap", "golden_cap", "sunshine_cap", "ha_cap", "rounds_per_match", "turn_timeout_ms", "claim_timeout_ms"}
 _PRIORITIES = (FROM_DEALER, FROM_DISCARDER)
 
 
 def make_options(overrides: Mapping[str, Any] | None = None) -> Options:
-    """Options with `overrides` applied; a bad key or value raises ValueError naming it."""
-    fields = {f.name for f in dataclasses.fields(Options)}
-    values: dict[str, Any] = {}
-    for key, val in (overrides or {}).items():
-        if key not in fields:
-            raise ValueError(f"unknown wuhan option {key!r}; known: {', '.join(sorted(fields))}")
-        if key == "win_priority":
-            if val not in _PRIORITIES:
-                raise ValueError(f"wuhan option 'win_priority' must be one of {', '.join(_PRIORITIES)}, not {val!r}")
-        elif isinstance(val, bool) or not isinstance(val, int) or val < (1 if key in _POSITIVE else 0):
-            kind = "a positive integer" if key in _POSITIVE else "an integer >= 0"
-            raise ValueError(f"wuhan option {key!r} must be {kind}, not {val!r}")
-        values[key] = val
-    options = Options(**values)
+    """Options with `overrides` applied; a bad key or value raises ValueError naming it. The
+    integer options are checked by engine.core.options (`min_win` may be 0: no 起胡)."""
+    overrides = dict(overrides or {})
+    priority = overrides.pop("win_priority", FROM_DEALER)
+    if priority not in _PRIORITIES:
+        raise ValueError(f"wuhan option 'win_priority' must be one of {', '.join(_PRIORITIES)}, not {priority!r}")
+    options = replace(core_options.make_options(Options, overrides, "wuhan", minimum={"min_win": 0}),
+                      win_priority=priority)
     if not options.cap <= options.golden_cap <= options.sunshine_cap <= options.ha_cap:
         raise ValueError("wuhan caps must rise: cap <= golden_cap <= sunshine_cap <= ha_cap")
     return options

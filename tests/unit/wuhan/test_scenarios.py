@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from clients.scenario import ScenarioError, run_scenario
+from engine.scenario import ScenarioError, run_scenario
 
 from .table import FOLDER, scenario
 
