@@ -29,15 +29,12 @@ def laid_kong(t: int, roles: Roles) -> str | None:
 def turn_kongs(sh: SeatTiles, roles: Roles) -> list[tuple[Tile, str]]:
     """Every (tile, kind) kong the seat may declare on its turn: kind is 赖子杠, 皮杠,
     kong_concealed or kong_added."""
-    found: list[tuple[Tile, str]] = []
-    for i, n in enumerate(sh.concealed):
-        if not n:
-            continue
-        special = laid_kong(i, roles)
-        if special is not None:
-            found.append((tile(i), special))
-        elif n == 4:
-            found.append((tile(i), KONG_CONCEALED))
+    c = sh.concealed
+    laizi = roles.laizi
+    found: list[tuple[Tile, str]] = [(laizi, LAIZI_KONG)] if c[laizi] else []
+    found.extend((skin, SKIN_KONG) for skin in roles.skins if c[skin])
+    if 4 in c:
+        found.extend((tile(i), KONG_CONCEALED) for i, n in enumerate(c) if n == 4 and not roles.is_special(i))
     for m in sh.melds:
         if m.kind == PONG and m.tile is not None and sh.concealed[m.tile]:
             found.append((m.tile, KONG_ADDED))

@@ -28,6 +28,11 @@ def previous_kind(t: int) -> Tile:
     return tile(_HONOR_BASE + (t - _HONOR_BASE - 1) % _HONORS)
 
 
+_LAIZI = tuple(next_kind(t) for t in range(34))
+_SKINS = tuple((tile(t), previous_kind(t)) for t in range(34))
+_SPECIAL = tuple(frozenset((_LAIZI[t], *_SKINS[t])) for t in range(34))
+
+
 @value("wuhan.Roles")
 class Roles:
     """What the face-up `indicator` makes of the tiles: one 赖子 kind and two skin kinds."""
@@ -36,19 +41,19 @@ class Roles:
 
     @property
     def laizi(self) -> Tile:
-        return next_kind(self.indicator)
+        return _LAIZI[self.indicator]
 
     @property
     def skins(self) -> tuple[Tile, Tile]:
         """The indicator's kind (3 left in play) and the kind before it (4 in play): the 七皮."""
-        return (self.indicator, previous_kind(self.indicator))
+        return _SKINS[self.indicator]
 
     def is_laizi(self, t: int) -> bool:
-        return t == self.laizi
+        return t == _LAIZI[self.indicator]
 
     def is_skin(self, t: int) -> bool:
-        return t == self.indicator or t == previous_kind(self.indicator)
+        return t in _SKINS[self.indicator]
 
     def is_special(self, t: int) -> bool:
         """A 赖子 or a skin: never claimed, chowed, ponged or konged as a set, always laid out alone."""
-        return self.is_laizi(t) or self.is_skin(t)
+        return t in _SPECIAL[self.indicator]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import cache
 
 from engine.core.messages import value
 from engine.mahjong.melds import KONG_ADDED, KONG_CONCEALED, KONG_EXPOSED, Meld
@@ -55,7 +56,7 @@ class Factor:
 
     @property
     def value(self) -> Fraction:
-        return Fraction(self.each) ** self.times
+        return _power(self.each, self.times)
 
     def __str__(self) -> str:
         suffix = f"×{self.times}" if self.times > 1 else ""
@@ -118,6 +119,11 @@ class Settlement:
         """`硬胡 碰碰胡+清一色`, `软胡 小胡`."""
         kind = "+".join(label(b) for b in self.big_wins) or "小胡"
         return f"{'硬胡' if self.hard else '软胡'} {kind}"
+
+
+@cache
+def _power(each: float, times: int) -> Fraction:
+    return Fraction(each) ** times
 
 
 def _number(x: Fraction) -> str:
