@@ -92,6 +92,11 @@ class Settlement:
     liable: int | None = None
     liable_for: str | None = None
 
+    def payments(self) -> tuple[tuple[int, int, int], ...]:
+        """Each line as a pairwise payment (payer, payee, score): what the deltas add up to."""
+        scale = self.deltas[self.winner] // self.total if self.total else 0
+        return tuple((line.payer, self.winner, line.amount * scale) for line in self.lines)
+
     @property
     def winner_multiplier(self) -> Fraction:
         return _product(self.winner_factors)

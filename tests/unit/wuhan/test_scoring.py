@@ -264,3 +264,21 @@ def test_all_258_and_all_honors_are_big_wins_in_any_shape():
     assert s.big_wins == ("all_258",)
     s = win(1, [Seat(), Seat("ESWNC ESWNC E", pong("P", 2)), Seat(), Seat()], indicator="3m")
     assert s.big_wins == ("all_honors",)
+
+
+def test_holding_a_skin_forbids_robbing_a_kong():
+    # Seat 1 would complete 123m 456p 789s 55m with the robbed 5m, but it holds the skin C.
+    r = win(1, [Seat(), Seat("123m 456p 789s 5m", pong("E")), Seat(), Seat()], how="robbed_kong", tile="5m", source=3)
+    assert isinstance(r, Settlement)
+    r = win(1, [Seat(), Seat("123m 456p 78s 5m C", pong("E")), Seat(), Seat()], how="robbed_kong", tile="5m", source=3)
+    assert isinstance(r, Refusal) and r.code == "holds_skin"
+
+
+def test_each_line_is_a_pairwise_payment_adding_up_to_the_deltas():
+    s = win(1, [Seat(), ALL_CLAIMED, Seat(LOOSE), Seat()], how="discard", tile="5m", source=2, base_score=2)
+    assert s.payments() == tuple((2, 1, line.amount * 2) for line in s.lines)
+    deltas = [0] * 4
+    for payer, payee, score in s.payments():
+        deltas[payer] -= score
+        deltas[payee] += score
+    assert tuple(deltas) == s.deltas
