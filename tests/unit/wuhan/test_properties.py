@@ -7,19 +7,22 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.core.contract import StartHand, Status
 from engine.core.errors import RuleViolation
 from engine.core.messages import decode, encode, to_json
+from engine.driver import apply, bot_command, fold
 from engine.mahjong.actions import Chow, Discard, Kong, Pass, Pong, Win
 from engine.mahjong.bots import random_bot
 from engine.mahjong.melds import KONG_CONCEALED
 from engine.mahjong.tiles import ALL_TILES, TileNotationError, from_counts, parse_tile
+from engine.selfplay import hand_secrets
 from engine.wuhan import RULESET
 from engine.wuhan.bots import greedy_bot
-from engine.wuhan.events import HandEnded
+from engine.wuhan.events import HandEnded, MatchEnded
 from engine.wuhan.state import Playing
 
 HANDS = settings(max_examples=15, deadline=None)
@@ -191,3 +194,24 @@ def test_legal_actions_are_exactly_the_commands_the_rules_accept(seed):
                     continue
                 accepted.append(cmd)
             assert set(accepted) == set(legal)
+
+
+def test_the_match_ends_when_the_dealership_has_gone_round_rounds_per_match_times():
+    rng = random.Random(4)
+    log = list(RULESET.create("m", RULESET.options({"rounds_per_match": 1})))
+    state = fold(RULESET, log)
+    hand = 0
+    while RULESET.status(state) is not Status.MATCH_OVER:
+        hand += 1
+        state = apply(RULESET, state, StartHand(*hand_secrets(4, hand)), log)
+        while RULESET.status(state) is Status.IN_HAND:
+            state = apply(RULESET, state, bot_command(RULESET, state, 4, greedy_bot, rng), log)
+    ended = [ev for ev in log if isinstance(ev, HandEnded)]
+    assert ended[-1].passes == 4
+    # The dealership passes exactly when someone other than the dealer wins.
+    dealers = [ev.dealer for ev in log if type(ev).__name__ == "HandStarted"]
+    for dealer, ev in zip(dealers, ended, strict=True):
+        assert (ev.next_dealer != dealer) == (ev.winner is not None and ev.winner != dealer)
+    assert isinstance(log[-1], MatchEnded) and log[-1].scores == state.table.scores and sum(state.table.scores) == 0
+    with pytest.raises(RuleViolation):
+        RULESET.decide(state, StartHand(b"s", b"t"))

@@ -221,6 +221,27 @@ def test_a_concealed_kong_is_not_an_opening():
     assert t.hand.seats[0].melds[0].kind == KONG_CONCEALED and not opened(t.hand.seats[0].melds)
 
 
+# --- Who pays (承包) ------------------------------------------------------------------------------
+
+
+def test_an_unready_discarder_of_a_quan_qiu_ren_pays_everybodys_amounts():
+    t = Table.of("unready_discarder_of_quan_qiu_ren_pays_for_everyone")
+    s = t.settlement
+    assert s.big_wins == ("all_pungs", "all_claimed") and s.base == 20
+    assert (s.liable, s.liable_for) == (2, "全求人")
+    assert [t.formula(seat) for seat in (0, 2, 3)] == [
+        "20 × 32 = 640 → 哈顶 700", "20 × 1.5(放冲) × 32 = 960 → 哈顶 700", "20 × 32 = 640 → 哈顶 700"]
+    assert [line.payer for line in s.lines] == [2, 2, 2]
+
+
+def test_the_seat_a_one_suit_winner_took_the_third_opening_from_pays_everybodys_amounts():
+    t = Table.of("third_opening_of_one_suit_pays_for_everyone")
+    s = t.settlement
+    assert s.big_wins == ("one_suit",) and (s.liable, s.liable_for) == (3, "清一色")
+    assert s.winner_formula() == "24 = 8(开口×3) × 1.5(自摸) × 2(硬胡)"
+    assert t.ended().deltas == (0, 720, 0, -720)
+
+
 # --- Winning ------------------------------------------------------------------------------------
 
 

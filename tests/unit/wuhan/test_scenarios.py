@@ -18,6 +18,8 @@ EXPECTED = {
     "first_winner_from_the_discarder_with_the_option": ("discard_win", 28, (-16, -8, 28, -4)),
     "last_four_self_draw_wins_hai_di_lao": ("self_draw", 180, (-60, 180, -60, -60)),
     "last_four_without_a_win_is_a_drawn_hand": ("draw", 0, (0, 0, 0, 0)),
+    "unready_discarder_of_quan_qiu_ren_pays_for_everyone": ("discard_win", 2100, (0, 2100, -2100, 0)),
+    "third_opening_of_one_suit_pays_for_everyone": ("self_draw", 720, (0, 720, 0, -720)),
 }
 STOPS = {"below_min_win_cannot_be_won": ("below_min_win", 6)}
 UNFINISHED = {"exposed_kong_from_a_discard"}
