@@ -30,6 +30,9 @@ class Refusal:
     message: str
 
 
+NOT_OPENED = Refusal("not_opened", "You must open (开口: chow, pong or exposed kong) before you can win.")
+
+
 def judge(
     *,
     seat: int,
@@ -48,7 +51,7 @@ def judge(
     and skins (a seat's own concealed tiles there are not used for `seat`)."""
     melds = hands[seat].melds
     if not opened(melds):
-        return Refusal("not_opened", "You must open (开口: chow, pong or exposed kong) before you can win.")
+        return NOT_OPENED
     for skin in roles.skins:
         if concealed[skin]:
             return Refusal("holds_skin", f"You hold {skin}, a 赖子皮: a hand with a skin cannot win.")
@@ -104,6 +107,8 @@ def judge_in(
     """`judge` for a seat of a hand in play: `tile` is added to its concealed tiles (a discard
     or a robbed kong's tile); `hands` replaces the seats' tiles (a robbed kong taken back)."""
     hands = hand.seats if hands is None else hands
+    if not opened(hands[seat].melds):
+        return NOT_OPENED  # most seats, most of the time: nothing to count
     concealed = hands[seat].concealed
     if tile is not None:
         c = list(concealed)
