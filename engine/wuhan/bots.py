@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.core.contract import Bot
 from engine.mahjong.actions import Chow, Discard, Kong, Pass, Pong, Win
-from engine.mahjong.bots import random_bot
+from engine.mahjong.bots import keep_value, random_bot
 from engine.mahjong.shanten import shanten
 from engine.mahjong.tiles import counts
 
@@ -98,7 +98,7 @@ def _best_shanten_after_discard(c: list[int], wilds: int, melds: int) -> int:
 
 def _best_discard(c: list[int], wilds: int, melds: int, discards: list[Any], rng: random.Random) -> Any:
     floor = shanten(c, wilds, melds)
-    ranked = sorted(discards, key=lambda a: (_keep_value(c, a.tile), rng.random()))
+    ranked = sorted(discards, key=lambda a: (keep_value(c, a.tile), rng.random()))
     scored = []
     for a in ranked:
         c[a.tile] -= 1
@@ -108,18 +108,6 @@ def _best_discard(c: list[int], wilds: int, melds: int, discards: list[Any], rng
             return a
         scored.append((s, a))
     return min(scored, key=lambda sa: sa[0])[1]
-
-
-def _keep_value(c: list[int], t: int) -> int:
-    """How much a tile works with its neighbours: copies held and suit tiles within two steps."""
-    value = 3 * (c[t] - 1)
-    if t < 27:
-        n = t % 9
-        for d in (-2, -1, 1, 2):
-            if 0 <= n + d <= 8:
-                value += c[t + d] * (2 if abs(d) == 1 else 1)
-        value += 1 if 0 < n < 8 else 0
-    return value
 
 
 BOTS: Mapping[str, Bot] = {"random": random_bot, "greedy": greedy_bot}

@@ -23,19 +23,24 @@ def run(args: list[str], env: dict[str, str], stdin: str = "", timeout: float = 
                           timeout=timeout)
 
 
-@pytest.fixture
-def played_table(start_server):
-    server = start_server()
+def play_table(server, ruleset: str) -> str:
+    """A table of `ruleset` where greedy bots played one hand."""
 
     async def play() -> str:
         async with channel(server.address) as chan:
             players = [await Player.guest(chan, f"p{i}") for i in range(4)]
-            table_id = (await players[0].create_table("koudian")).table_id
+            table_id = (await players[0].create_table(ruleset)).table_id
             await seat_players(players, table_id)
             await asyncio.gather(*(play_seat(p, table_id, "greedy", seed=i) for i, p in enumerate(players)))
             return table_id
 
-    return server, asyncio.run(play())
+    return asyncio.run(play())
+
+
+@pytest.fixture
+def played_table(start_server):
+    server = start_server()
+    return server, play_table(server, "koudian")
 
 
 def test_verify_reports_that_every_command_and_deck_checks_out(played_table):
@@ -57,16 +62,7 @@ def test_replay_prints_who_did_what_the_hands_and_the_settlement(played_table):
 
 def test_replay_prints_a_wuhan_score_as_a_formula_per_loser(start_server):
     server = start_server()
-
-    async def play() -> str:
-        async with channel(server.address) as chan:
-            players = [await Player.guest(chan, f"p{i}") for i in range(4)]
-            table_id = (await players[0].create_table("wuhan")).table_id
-            await seat_players(players, table_id)
-            await asyncio.gather(*(play_seat(p, table_id, "greedy", seed=i) for i, p in enumerate(players)))
-            return table_id
-
-    table_id = asyncio.run(play())
+    table_id = play_table(server, "wuhan")
     out = run(["replay", table_id], server.env)
     assert out.returncode == 0, out.stderr
     assert "wuhan.IndicatorTurned" in out.stdout and "wuhan.HandEnded" in out.stdout
