@@ -68,6 +68,7 @@ def timeline(records: list[admin_pb2.ReplayStep], show_hands: bool = True) -> li
         if result is not None and rs.status(state.game) is not Status.IN_HAND and step.type.endswith("HandEnded"):
             lines.append(f"        settlement: {result.outcome}, {result.points} points, "
                          f"scores {' '.join(f'{d:+d}' for d in result.deltas)}")
+            lines.extend(f"          {line}" for line in result.explanation)
         last_of_command = i + 1 == len(records) or "command" in json.loads(records[i + 1].metadata_json)
         if last_of_command and rs.status(state.game) is Status.IN_HAND:
             for seat in range(len(state.seats)):
