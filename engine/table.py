@@ -189,17 +189,6 @@ class AwaitingReveals:
         return nonces, derived
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class Dealt:
-    """A fairly dealt hand in play: what its end reveals."""
-
-    hand: int
-    seed: bytes
-    salt: bytes
-    nonces: tuple[bytes, ...]
-    server_nonce_seats: tuple[int, ...]
-
-
 def redact(ev: Any, seat: int | None) -> Any:
     """A table event as `seat` may see it: the server's seed and salt only once the hand ended."""
     if isinstance(ev, DealCommitted):
@@ -250,8 +239,8 @@ def _withhold(table: Table, pending: AwaitingReveals) -> list[Any]:
 
 def _revealed_at_hand_end(table: Table, events: list[Any]) -> list[Any]:
     """DealRevealed after the events that end a fairly dealt hand (whatever command ended it)."""
-    dealt = table.deal
-    if not isinstance(dealt, Dealt) or not events or table.status is not Status.IN_HAND:
+    reveal = table.deal
+    if not isinstance(reveal, DealRevealed) or not events or table.status is not Status.IN_HAND:
         return []
     rs, game = table.rules, table.game
     for ev in events:
@@ -259,7 +248,7 @@ def _revealed_at_hand_end(table: Table, events: list[Any]) -> list[Any]:
             game = rs.evolve(game, ev)
     if rs.status(game) is Status.IN_HAND:
         return []
-    return [DealRevealed(dealt.hand, dealt.seed, dealt.salt, dealt.nonces, dealt.server_nonce_seats)]
+    return [reveal]
 
 
 def _evolve_fair(table: Table, ev: Any) -> Table:
@@ -281,12 +270,12 @@ def _evolve_fair(table: Table, ev: Any) -> Table:
 _FAIR_EVENTS = (NonceCommitted, DealCommitted, NonceRevealed, NonceWithheld, DealRevealed)
 
 
-def _dealt(deal: AwaitingReveals | Dealt | None) -> AwaitingReveals | Dealt | None:
+def _dealt(deal: AwaitingReveals | DealRevealed | None) -> AwaitingReveals | DealRevealed | None:
     """The deal once the hand started: its awaited nonces become final."""
     if not isinstance(deal, AwaitingReveals):
         return deal
     nonces, derived = deal.final_nonces()
-    return Dealt(deal.hand, deal.seed, deal.salt, nonces, derived)
+    return DealRevealed(deal.hand, deal.seed, deal.salt, nonces, derived)
 
 
 # --- state -----------------------------------------------------------------------------------
@@ -302,7 +291,9 @@ class Table:
     fixed_deal: str = ""
     seats: tuple[str | None, ...] = ()
     commitments: tuple[str, ...] = ()  # each seat's nonce commitment for the next hand ("": none)
-    deal: AwaitingReveals | Dealt | None = None  # the fair deal under way (docs/fairness.md)
+    # The fair deal under way (docs/fairness.md): its nonces coming in, then, once dealt, the
+    # reveal the hand's end will publish.
+    deal: AwaitingReveals | DealRevealed | None = None
     ready: frozenset[int] = frozenset()
     auto: frozenset[int] = frozenset()
     streaks: tuple[int, ...] = ()
