@@ -82,6 +82,8 @@ class DealChecker:
             hand.revealed[ev.seat] = ev.nonce
         elif isinstance(ev, tables.NonceWithheld):
             hand.withheld.add(ev.seat)
+        elif isinstance(ev, tables.DealAbandoned):
+            self._hand = None
         elif isinstance(ev, tables.DealRevealed):
             self._hand = None
             return [self._check(hand, ev)]

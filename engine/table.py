@@ -166,6 +166,14 @@ class DealRevealed:
     server_nonce_seats: tuple[int, ...]
 
 
+@event("table.DealAbandoned")
+class DealAbandoned:
+    """A player left while the deal waited for nonces: the hand waits for a full table again,
+    and a new commitment. The abandoned seed is never used."""
+
+    hand: int
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class AwaitingReveals:
     """Between DealCommitted and the deal: the committed seats' nonces as they come in."""
@@ -217,6 +225,10 @@ def _deal(table: Table, pending: AwaitingReveals) -> list[Any]:
     return _start_hand(table, fairness.deck_seed(pending.seed, nonces), pending.salt)
 
 
+def _abandoned(table: Table) -> list[Any]:
+    return [DealAbandoned(table.deal.hand)] if isinstance(table.deal, AwaitingReveals) else []
+
+
 def _reveal(table: Table, seat: int, nonce: bytes) -> list[Any]:
     pending = table.deal
     if not isinstance(pending, AwaitingReveals) or seat in pending.withheld:
@@ -262,12 +274,12 @@ def _evolve_fair(table: Table, ev: Any) -> Table:
             deal, nonces=_put(deal.nonces, ev.seat, ev.nonce)))
     if isinstance(ev, NonceWithheld) and isinstance(deal, AwaitingReveals):
         return dataclasses.replace(table, deal=dataclasses.replace(deal, withheld=deal.withheld | {ev.seat}))
-    if isinstance(ev, DealRevealed):
+    if isinstance(ev, DealRevealed | DealAbandoned):
         return dataclasses.replace(table, deal=None)
     return table
 
 
-_FAIR_EVENTS = (NonceCommitted, DealCommitted, NonceRevealed, NonceWithheld, DealRevealed)
+_FAIR_EVENTS = (NonceCommitted, DealCommitted, NonceRevealed, NonceWithheld, DealRevealed, DealAbandoned)
 
 
 def _dealt(deal: AwaitingReveals | DealRevealed | None) -> AwaitingReveals | DealRevealed | None:
@@ -405,7 +417,7 @@ def _leave(table: Table, cmd: Leave) -> list[Any]:
     if seat is None:
         return []
     # Mid-hand the seat stays in the game and the server plays it; between hands it simply frees.
-    return [PlayerLeft(seat, cmd.player_id)]
+    return [PlayerLeft(seat, cmd.player_id), *_abandoned(table)]
 
 
 def _ready(table: Table, cmd: Ready) -> list[Any]:

@@ -90,6 +90,18 @@ def test_a_withheld_reveal_gets_the_server_nonce_and_the_hand_goes_on() -> None:
     assert end.nonces[1] == fairness.server_nonce(SEED, 1)
 
 
+def test_a_player_leaving_before_the_deal_abandons_it_until_the_table_is_full_again() -> None:
+    log: list[Any] = []
+    table = ready_all(seated("koudian", log), log, committing=[0])
+    table = run(table, tables.Leave("p3"), log)
+    assert log[-1] == tables.DealAbandoned(1) and table.deal is None
+    table = run(table, tables.Timeout(table.version, SEED, SALT, fair=True), log)
+    assert table.status is Status.WAITING_FOR_HAND and table.seats[3] is None
+    table = run(table, tables.Sit("p4", 3), log)
+    table = run(table, tables.Ready("p4", SEED, SALT, fair=True), log)
+    assert table.status is Status.IN_HAND
+
+
 def test_without_any_commitment_the_hand_is_dealt_at_once() -> None:
     log: list[Any] = []
     table = ready_all(seated("daqi", log), log, committing=[])
