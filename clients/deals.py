@@ -20,6 +20,8 @@ from engine.core.messages import decode, schema_version
 from engine.deal_check import DealChecker, HandCheck
 from qipai.v1 import game_pb2
 
+CAUGHT_UP_S = 3.0  # a Watch quiet this long has sent all there was
+
 
 class DealMismatch(Exception):
     """A finished hand's deal does not follow from its commitments (docs/fairness.md)."""
@@ -81,8 +83,15 @@ async def check_hand(player: Any, table_id: str) -> list[HandCheck]:
     if view.version == 0:
         return checks
     stream = player.watch(table_id, 0)
+    updates = stream.__aiter__()
     try:
-        async for update in stream:
+        while True:
+            # The stream skips commands that showed this seat nothing: quiet means caught up.
+            try:
+                async with asyncio.timeout(CAUGHT_UP_S):
+                    update = await anext(updates)
+            except (TimeoutError, StopAsyncIteration):
+                break
             for ev in update.events:
                 checks += checker.feed(event_of(ev))
             if update.version >= view.version:
