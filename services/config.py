@@ -21,7 +21,10 @@ class Settings(BaseSettings):
         f"sqlite:///{Path('var') / 'qipai.sqlite3'}",
         description="event store: sqlite:///path (embedded default) or postgresql://...",
     )
-    redis_url: str = Field("memory://", description="live state: memory:// (embedded) or redis://...")
+    redis_url: str = Field(
+        "memory://",
+        description="live state: memory:// (embedded), redis://... or redis+cluster://host:port,...",
+    )
     live_namespace: str = Field(
         "qipai", description="prefix of every live-state key, so environments can share one Redis"
     )
@@ -54,8 +57,15 @@ class Settings(BaseSettings):
     @field_validator("redis_url")
     @classmethod
     def _redis_scheme(cls, v: str) -> str:
-        if not v.startswith(("memory://", "redis://", "rediss://")):
-            raise ValueError("QIPAI_REDIS_URL must start with memory:// or redis://")
+        if not v.startswith(("memory://", "redis://", "rediss://", "redis+cluster://",
+                              "rediss+cluster://")):
+            raise ValueError(
+                "QIPAI_REDIS_URL must start with memory://, redis:// or redis+cluster://"
+            )
+        if v.startswith(("redis+cluster://", "rediss+cluster://")):
+            from services.live.connection import ClusterURL
+
+            ClusterURL.parse(v)  # a ValueError here names the malformed part
         return v
 
     @field_validator("grpc_addr")

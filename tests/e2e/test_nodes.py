@@ -1,5 +1,8 @@
 """Several game nodes on one Postgres and Redis: takeover when a node dies, Redis loss, fencing
-of a paused node, graceful drain. Bots talk to both nodes through one channel, as clients would."""
+of a paused node, graceful drain. Bots talk to both nodes through one channel, as clients would.
+
+The faults run on a single Redis and on a Redis Cluster (where "Redis loss" is one master
+flushed); the drain, which Redis does not take part in, on the single Redis only."""
 
 from __future__ import annotations
 
@@ -15,11 +18,18 @@ from clients.client import Player, admin_replay, channel, play_seat, seat_player
 from qipai.v1 import admin_pb2
 from services import auth
 from services.live import open_live_state
+from tests.conftest import redis_client
 
 pytestmark = pytest.mark.e2e
 
 SECRET = "e2e-secret"
 OPTIONS = {"koudian": {}, "daqi": {"deal_interval_ms": 0, "bid_window_ms": 0}}
+
+
+@pytest.fixture
+def redis_url(live_redis_url: str) -> str:
+    """The nodes' live state: a single Redis, then a Redis Cluster (see live_redis_url)."""
+    return live_redis_url
 
 
 @pytest.fixture
@@ -96,14 +106,24 @@ async def test_flushall_twice_mid_hand_every_table_still_finishes_and_verifies(n
     async with channel(f"{a.address},{b.address}") as chan:
         tables = await make_tables(chan, 10)
         playing = asyncio.create_task(play_all(tables, acks))
-        client = redis_lib.Redis.from_url(env["QIPAI_REDIS_URL"])
-        for threshold in sorted(rng.sample(range(50, 400), 2)):
-            while len(acks) < threshold and not playing.done():
-                await asyncio.sleep(0.02)
-            client.flushall()
-        client.close()
+        client = redis_client(env["QIPAI_REDIS_URL"])
+        try:
+            for threshold in sorted(rng.sample(range(50, 400), 2)):
+                while len(acks) < threshold and not playing.done():
+                    await asyncio.sleep(0.02)
+                _flushall(client, rng)
+        finally:
+            client.close()
         await playing
     await check_logs(b.address, tables, acks)
+
+
+def _flushall(client, rng: random.Random) -> None:
+    """FLUSHALL of the single Redis, or of one master of the cluster (its keys alone are lost)."""
+    if isinstance(client, redis_lib.RedisCluster):
+        client.flushall(target_nodes=rng.choice(client.get_primaries()))
+    else:
+        client.flushall()
 
 
 async def test_a_paused_node_whose_table_was_taken_over_cannot_write(nodes):
@@ -148,6 +168,7 @@ async def _whose_turn(players: list[Player], table_id: str):
     raise AssertionError("nobody can act")
 
 
+@pytest.mark.parametrize("live_redis_url", ["redis"], indirect=True)
 async def test_sigterm_drains_a_node_and_no_client_sees_an_error(nodes):
     a, b, env = nodes
     acks: list = []
