@@ -20,8 +20,9 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 
-from services.live.base import LiveStateUnavailable, Published
+from services.live.base import LiveStateUnavailable, Published, wall_clock_ms
 from services.live.connection import Connection
+from services.observability import FANOUT_LAG
 
 _BATCH = 100
 
@@ -154,6 +155,7 @@ class StreamFanOut:
                     key = raw_key.decode()
                     if key not in reader.cursors:
                         continue
+                    _observe_lag(entries)
                     messages = _published(entries)
                     reader.cursors[key] = max(reader.cursors[key], messages[-1].version)
                     for listener in reader.listeners.get(key, ()):
@@ -172,6 +174,16 @@ class StreamFanOut:
                 listener.fail(error)
         reader.cursors.clear()
         reader.listeners.clear()
+
+
+def _observe_lag(entries: list[tuple[bytes, dict[bytes, bytes]]]) -> None:
+    """Record how long each message took from its publisher to this node (live reads only: a
+    catch-up read of older messages would count their age, not the fan-out's delay)."""
+    now_ms = wall_clock_ms()
+    for _, fields in entries:
+        published_ms = fields.get(b"t")
+        if published_ms is not None:
+            FANOUT_LAG.observe(max(0, now_ms - int(published_ms)) / 1000)
 
 
 def _published(entries: list[tuple[bytes, dict[bytes, bytes]]]) -> list[Published]:

@@ -43,6 +43,7 @@ from services.live.base import (
 )
 from services.live.connection import UNREACHABLE, connect, redis_address
 from services.live.fanout import StreamFanOut
+from services.observability import LEASES
 
 DEADLINE_SHARDS = 16
 """Fixed for a deployment: every node must map a table to the same shard."""
@@ -241,7 +242,7 @@ class RedisLiveState(LiveState):
         with self._guard:
             added = await self._publish(
                 keys=[self._stream_key(table_id)],
-                args=[self._maxlen, self._idle_ttl_ms, version, payload],
+                args=[self._maxlen, self._idle_ttl_ms, wall_clock_ms(), version, payload],
             )
         return bool(added)
 
@@ -253,7 +254,7 @@ class RedisLiveState(LiveState):
         # round trip (each is idempotent by version, so their order across slots is free).
         calls: list[tuple[Any, list[str], list[Any]]] = []
         if events:
-            args: list[int | bytes] = [self._maxlen, self._idle_ttl_ms]
+            args: list[int | bytes] = [self._maxlen, self._idle_ttl_ms, wall_clock_ms()]
             for event in events:
                 check_version(event.version)
                 args += [event.version, event.payload]
@@ -289,6 +290,7 @@ class RedisLiveState(LiveState):
                 keys=[self._table_key(table_id, "lease"), self._table_key(table_id, "fence")],
                 args=[node_id, ttl_ms, min_token, max(_DAY_MS, 2 * ttl_ms)],
             )
+        LEASES.labels("acquire", "refused" if token is None else "ok").inc()
         if token is None:
             return None
         return Lease(table_id, node_id, int(token))
@@ -300,6 +302,7 @@ class RedisLiveState(LiveState):
                 keys=[self._table_key(lease.table_id, "lease")],
                 args=[f"{lease.token} {lease.node_id}", ttl_ms],
             )
+        LEASES.labels("renew", "ok" if renewed else "lost").inc()
         return bool(renewed)
 
     async def renew_many(self, leases: Sequence[Lease], ttl_ms: int) -> list[bool]:
@@ -313,6 +316,9 @@ class RedisLiveState(LiveState):
         ]
         with self._guard:
             results = await self._pipeliner.call(calls)
+        renewed = sum(1 for r in results if r)
+        LEASES.labels("renew", "ok").inc(renewed)
+        LEASES.labels("renew", "lost").inc(len(results) - renewed)
         return [bool(r) for r in results]
 
     async def release(self, lease: Lease) -> bool:
@@ -321,6 +327,7 @@ class RedisLiveState(LiveState):
                 keys=[self._table_key(lease.table_id, "lease")],
                 args=[f"{lease.token} {lease.node_id}"],
             )
+        LEASES.labels("release", "ok" if released else "lost").inc()
         return bool(released)
 
     async def lease_holder(self, table_id: str) -> Holder | None:

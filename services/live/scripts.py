@@ -15,13 +15,14 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1
 """
 
-# KEYS: stream. ARGV: maxlen, idle ttl, then version and payload of each event. A republished
-# version is refused by Redis ("equal or smaller than the target stream top item"): that is the
-# idempotence we want. Returns how many were appended.
+# KEYS: stream. ARGV: maxlen, idle ttl, publish time (ms, for the readers' lag), then version
+# and payload of each event. A republished version is refused by Redis ("equal or smaller than
+# the target stream top item"): that is the idempotence we want. Returns how many were appended.
 PUBLISH = """
 local appended = 0
-for i = 3, #ARGV, 2 do
-  local id = redis.pcall('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], ARGV[i] .. '-0', 'd', ARGV[i + 1])
+for i = 4, #ARGV, 2 do
+  local id = redis.pcall('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], ARGV[i] .. '-0',
+                         'd', ARGV[i + 1], 't', ARGV[3])
   if type(id) == 'table' and id.err then
     if not string.find(id.err, 'equal or smaller', 1, true) then
       return redis.error_reply(id.err)

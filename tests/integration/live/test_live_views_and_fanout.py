@@ -240,6 +240,26 @@ async def test_listeners_of_many_tables_share_a_few_blocking_reads(live_redis_ur
     assert readers <= (FANOUT_SHARDS if live_redis_url.startswith("redis+cluster") else 2)
 
 
+async def test_each_message_a_watcher_gets_live_records_its_fan_out_lag(live_redis_url: str) -> None:
+    from prometheus_client import REGISTRY
+
+    def delivered() -> float:
+        return REGISTRY.get_sample_value("qipai_fanout_lag_seconds_count") or 0
+
+    live = open_live_state(live_redis_url, namespace="test-lag-" + _suffix())
+    try:
+        listener = asyncio.create_task(collect(live, "t1", 0, 3))
+        await asyncio.sleep(0.2)  # joined the reader: what follows arrives live, not caught up
+        before = delivered()
+        await live.update_table("t1", [Published(1, b"e1"), Published(2, b"e2")])
+        await live.publish("t1", 3, b"e3")
+        assert [m.version for m in await listener] == [1, 2, 3]
+    finally:
+        await live.flush_namespace()
+        await live.close()
+    assert delivered() - before == 3
+
+
 async def test_cancelled_listeners_leave_no_redis_reader_running(live_redis_url: str) -> None:
     live = open_live_state(live_redis_url, namespace="test-readers-" + _suffix(), listen_group_size=4)
     try:
