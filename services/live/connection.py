@@ -122,6 +122,13 @@ class Connection:
             target_nodes=node,
         )
 
+    def in_use(self) -> int:
+        """Connections checked out right now (on a cluster, over every node): the blocking
+        stream reads among them show how many connections the fan-out holds."""
+        if self._pool is not None:
+            return len(self._pool._in_use_connections)
+        return sum(len(node._connections) - len(node._free) for node in self.client.get_nodes())
+
     async def close(self) -> None:
         await self.client.aclose()
         if self._pool is not None:
