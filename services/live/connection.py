@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
@@ -30,6 +31,21 @@ UNREACHABLE: tuple[type[BaseException], ...] = (
     ClusterError, SlotNotCoveredError,
 )
 """What a client raises when its Redis (or part of its cluster) cannot be reached."""
+
+
+def unreachable(error: BaseException) -> bool:
+    """Whether `error` means a command could not reach Redis."""
+    if isinstance(error, UNREACHABLE):
+        return True
+    # redis-py 8.1's cluster client closes every connection when it relearns the slot map (a
+    # master failed over), the ones other commands are writing to included: those fail with an
+    # AttributeError on the closed socket, before anything was sent.
+    if isinstance(error, AttributeError) and error.__traceback__ is not None:
+        tb = error.__traceback__
+        while tb.tb_next is not None:
+            tb = tb.tb_next
+        return Path(tb.tb_frame.f_code.co_filename).parts[-3:] == ("redis", "asyncio", "connection.py")
+    return False
 
 
 def scheme(url: str) -> str:

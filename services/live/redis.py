@@ -41,7 +41,7 @@ from services.live.base import (
     check_version,
     wall_clock_ms,
 )
-from services.live.connection import UNREACHABLE, connect, redis_address
+from services.live.connection import connect, redis_address, unreachable
 from services.live.fanout import StreamFanOut
 from services.observability import LEASES
 
@@ -139,9 +139,11 @@ class _Unavailable:
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None
     ) -> None:
-        if isinstance(error, UNREACHABLE):
+        if error is not None and unreachable(error):
+            why = ("a connection closed while the cluster's slot map changed"
+                   if isinstance(error, AttributeError) else str(error))
             raise LiveStateUnavailable(
-                f"live state (Redis at {self.address}) is unreachable: {error}"
+                f"live state (Redis at {self.address}) is unreachable: {why}"
             ) from error
 
 
