@@ -8,6 +8,12 @@
    one action per table per second, since mostly one seat decides at a time); Act p99 and the
    server process's CPU.
 The server runs as its own process (`qipai serve --service game`); the bots share this one.
+
+CPU per operation does not depend on how much CPU the bots leave the server:
+`server_cpu_ms_per_action` (full speed) and `paced_server_cpu_ms_per_action` are the server
+process's CPU seconds over the measured window ÷ the actions acknowledged in it, in ms;
+`echo_cpu_ms_per_call` is the echo server's the same way; `cpu_per_action_vs_echo_call` and
+`paced_cpu_per_action_vs_echo_call` are how many echo calls' worth of CPU one action costs.
 """
 
 from __future__ import annotations
@@ -97,6 +103,7 @@ asyncio.run(main())
 
 
 async def echo_run(concurrency: int, seconds: float) -> dict[str, float]:
+    """Echo calls at `concurrency` for `seconds`: calls/s, latency, and the echo server's CPU."""
     port = _free_port()
     proc = subprocess.Popen([sys.executable, "-c", ECHO_SERVER, f"127.0.0.1:{port}"])
     try:
@@ -118,10 +125,11 @@ async def echo_run(concurrency: int, seconds: float) -> dict[str, float]:
                     await call(payload)
                     latencies.append(time.monotonic() - t)
 
-            started = time.monotonic()
+            cpu0, started = _cpu_seconds(proc.pid), time.monotonic()
             await asyncio.gather(*(worker() for _ in range(concurrency)))
-            elapsed = time.monotonic() - started
-        return {"rps": len(latencies) / elapsed, "p50_ms": _pct(latencies, 0.5), "p99_ms": _pct(latencies, 0.99)}
+            elapsed, cpu = time.monotonic() - started, _cpu_seconds(proc.pid) - cpu0
+        return {"rps": len(latencies) / elapsed, "p50_ms": _pct(latencies, 0.5), "p99_ms": _pct(latencies, 0.99),
+                "server_cpu": cpu / elapsed, "cpu_ms_per_op": 1000 * cpu / max(1, len(latencies))}
     finally:
         proc.kill()
         proc.wait()
@@ -200,7 +208,8 @@ async def tables_run(address: str, pid: int, tables: int, seconds: float, pace_s
         print(f"  bot error ({errors.count(kind)}x): {kind[:200]}", file=sys.stderr)
     return {"actions_per_s": n_actions / elapsed, "p50_ms": _pct(window, 0.5),
             "p99_ms": _pct(window, 0.99), "server_cpu": cpu, "bots_cpu": bots_cpu, "errors": len(errors),
-            "mean_ms": statistics.fmean(window) * 1000 if window else 0.0}
+            "mean_ms": statistics.fmean(window) * 1000 if window else 0.0,
+            "cpu_ms_per_op": 1000 * cpu / max(n_actions / elapsed, 1e-9)}
 
 
 @contextlib.asynccontextmanager
@@ -209,7 +218,8 @@ async def game_node(name: str) -> AsyncIterator[tuple[str, int]]:
     Each run gets its own, so that one run's abandoned tables (timing out, then played by the
     server) do not load the next."""
     import psycopg
-    import redis as redis_lib
+
+    from services.live import open_live_state
 
     db = os.environ.get("QIPAI_BENCH_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
     redis = os.environ.get("QIPAI_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -228,11 +238,9 @@ async def game_node(name: str) -> AsyncIterator[tuple[str, int]]:
         server.wait(30)
         with psycopg.connect(db, autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-        client = redis_lib.Redis.from_url(redis)
-        keys = list(client.scan_iter(match=f"{schema}*", count=1000))
-        if keys:
-            client.delete(*keys)
-        client.close()
+        live = open_live_state(redis, namespace=schema)  # a single Redis or a cluster alike
+        await live.flush_namespace()
+        await live.close()
 
 
 async def main_async(args: argparse.Namespace) -> int:
@@ -253,15 +261,24 @@ async def main_async(args: argparse.Namespace) -> int:
         "paced_tables": args.paced_tables, "paced_actions_per_s": round(paced["actions_per_s"], 1),
         "paced_p99_ms": round(paced["p99_ms"], 2), "paced_server_cpu": round(paced["server_cpu"], 2),
         "paced_bots_cpu": round(paced["bots_cpu"], 2),
+        "server_cpu_ms_per_action": round(fast["cpu_ms_per_op"], 3),
+        "paced_server_cpu_ms_per_action": round(paced["cpu_ms_per_op"], 3),
+        "echo_cpu_ms_per_call": round(echo["cpu_ms_per_op"], 3),
+        "cpu_per_action_vs_echo_call": round(fast["cpu_ms_per_op"] / echo["cpu_ms_per_op"], 2),
+        "paced_cpu_per_action_vs_echo_call": round(paced["cpu_ms_per_op"] / echo["cpu_ms_per_op"], 2),
     }
-    print(table(["run", "tables", "calls/s", "p50 ms", "p99 ms", "server CPU (cores)", "bots CPU"], [
+    print(table(["run", "tables", "calls/s", "p50 ms", "p99 ms", "server CPU (cores)", "server CPU ms/call",
+                 "bots CPU"], [
         ["game, full speed", args.tables, fast["actions_per_s"], fast["p50_ms"], fast["p99_ms"], fast["server_cpu"],
-         fast["bots_cpu"]],
-        ["echo ceiling", args.tables, echo["rps"], echo["p50_ms"], echo["p99_ms"], "-", "-"],
+         fast["cpu_ms_per_op"], fast["bots_cpu"]],
+        ["echo ceiling", args.tables, echo["rps"], echo["p50_ms"], echo["p99_ms"], echo["server_cpu"],
+         echo["cpu_ms_per_op"], "-"],
         ["game, paced 1/s", args.paced_tables, paced["actions_per_s"], paced["p50_ms"], paced["p99_ms"],
-         paced["server_cpu"], paced["bots_cpu"]],
+         paced["server_cpu"], paced["cpu_ms_per_op"], paced["bots_cpu"]],
     ]))
-    print(f"ratio_vs_echo {figures['ratio_vs_echo']}; errors {figures['errors']}")
+    print(f"ratio_vs_echo {figures['ratio_vs_echo']}; an action costs "
+          f"{figures['cpu_per_action_vs_echo_call']} echo calls' CPU at full speed, "
+          f"{figures['paced_cpu_per_action_vs_echo_call']} paced; errors {figures['errors']}")
     print(f"wrote {write('service', figures)}")
     return 0
 
