@@ -250,7 +250,7 @@ async def main_async(args: argparse.Namespace) -> int:
     echo = await echo_run(args.tables, args.seconds)
     async with game_node("paced") as (address, pid):
         paced = await tables_run(address, pid, args.paced_tables, args.seconds, 1.0, "paced",
-                                 args.rulesets)
+                                 args.rulesets, _paced_profile(args.profile))
 
     figures = {
         "tables": args.tables, "actions_per_s": round(fast["actions_per_s"], 1),
@@ -283,6 +283,14 @@ async def main_async(args: argparse.Namespace) -> int:
     return 0
 
 
+def _paced_profile(profile: str | None) -> str | None:
+    """Where the paced run's profile goes: beside the full-speed one, `.paced` before its suffix."""
+    if profile is None:
+        return None
+    path = Path(profile)
+    return str(path.with_name(f"{path.stem}.paced{path.suffix}"))
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--tables", type=int, default=200)
@@ -292,7 +300,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="the games the tables play, in turn (default: koudian,daqi)")
     p.add_argument("--quick", action="store_true", help="20 and 100 tables for 5 s")
     p.add_argument("--profile", metavar="FILE",
-                   help="record the server at full speed with py-spy (collapsed stacks, for flame graphs)")
+                   help="record the server with py-spy (collapsed stacks, for flame graphs): at full "
+                        "speed into FILE, paced into FILE with .paced before its suffix")
     args = p.parse_args(argv)
     unknown = sorted(set(args.rulesets) - set(FAST))
     if unknown:

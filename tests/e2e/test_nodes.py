@@ -229,6 +229,39 @@ async def test_a_redis_cluster_master_failing_over_mid_hand_every_table_still_fi
     await check_logs(b.address, tables, acks)
 
 
+@pytest.mark.parametrize("live_redis_url", ["redis"], indirect=True)
+async def test_two_workers_share_one_address_split_the_tables_and_drain_on_sigterm(
+    start_server, production_env
+):
+    server = start_server(production_env, service="game", workers=2)
+    live = open_live_state(production_env["QIPAI_REDIS_URL"],
+                           namespace=production_env["QIPAI_LIVE_NAMESPACE"])
+    try:  # the first worker to answer made the address healthy; wait for the second
+        for _ in range(100):
+            if len(await live.live_nodes()) == 2:
+                break
+            await asyncio.sleep(0.1)
+    finally:
+        await live.close()
+    tables: list = []
+    acks: list = []
+    for _ in range(12):  # a connection per table: the kernel spreads connections (all 12 on
+        async with channel(server.address, own_connection=True) as chan:  # one: p = 1/2048)
+            tables += await make_tables(chan, 1)
+    assert len(await holders(production_env, tables)) == 2
+    async with channel(server.address) as chan:
+        for _, players in tables:
+            for p in players:
+                p.chan = chan
+        playing = asyncio.create_task(play_all(tables, acks))
+        while len(acks) < 100:
+            await asyncio.sleep(0.05)
+        assert server.stop(signal.SIGTERM, timeout=30) == 0
+        playing.cancel()
+    assert "supervising 2 game workers" in server.log()
+    assert server.log().count("shutting down") == 2
+
+
 async def _whose_turn(players: list[Player], table_id: str):
     for _ in range(50):
         for p in players:

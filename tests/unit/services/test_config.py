@@ -39,3 +39,12 @@ def test_a_bad_variable_is_named_in_the_error(monkeypatch, var, value, words):
     monkeypatch.setenv(var, value)
     with pytest.raises(ValidationError, match=re.escape(words)):
         Settings()
+
+
+def test_a_node_address_of_its_own_is_what_the_node_advertises(monkeypatch):
+    monkeypatch.setenv("QIPAI_GRPC_ADDR", "0.0.0.0:50051")
+    monkeypatch.setenv("QIPAI_NODE_ADDR", "0.0.0.0:50061")
+    assert Settings().advertised_addr == "127.0.0.1:50061"
+    monkeypatch.setenv("QIPAI_NODE_ADDR", "50061")
+    with pytest.raises(ValidationError, match="QIPAI_NODE_ADDR must be host:port"):
+        Settings()
