@@ -130,9 +130,10 @@ GC_YOUNG_THRESHOLD = 20_000
 def _listen(server: grpc.aio.Server, address: str) -> bool:
     """Whether `server` could bind `address` too (this worker's own, under --workers)."""
     try:
-        return server.add_insecure_port(address) != 0
+        port: int = server.add_insecure_port(address)
     except RuntimeError:
         return False
+    return port != 0
 
 
 def _safe(url: str) -> str:

@@ -59,13 +59,13 @@ def _die_with_parent() -> None:
 
 
 def supervise(settings: Settings, workers: int,
-              spawn: Callable[[dict[str, str]], subprocess.Popen] | None = None) -> int:
+              spawn: Callable[[dict[str, str]], subprocess.Popen[bytes]] | None = None) -> int:
     """Run `workers` game nodes until SIGINT or SIGTERM; the exit code of the whole."""
     spawn = spawn or _spawn
     base_id = settings.node_id or f"node-{uuid.uuid4().hex[:6]}"
     host = settings.grpc_addr.rpartition(":")[0]
     envs = [worker_env(settings, i, _free_port(host), base_id) for i in range(workers)]
-    procs: list[subprocess.Popen] = []
+    procs: list[subprocess.Popen[bytes]] = []
     stopping: list[int] = []
 
     def forward(sig: int, _frame: object) -> None:
@@ -105,6 +105,6 @@ def supervise(settings: Settings, workers: int,
         time.sleep(0.2)
 
 
-def _spawn(env: dict[str, str]) -> subprocess.Popen:
+def _spawn(env: dict[str, str]) -> subprocess.Popen[bytes]:
     return subprocess.Popen([sys.executable, "-m", "cli", "serve", "--service", "game"],
                             env=env, preexec_fn=_die_with_parent)
