@@ -42,9 +42,20 @@ def redis_url(live_redis_url: str) -> str:
 
 @pytest.fixture
 def nodes(start_server, production_env):
-    a = start_server({**production_env, "QIPAI_NODE_ID": "node-a"}, service="game")
-    b = start_server({**production_env, "QIPAI_NODE_ID": "node-b"}, service="game")
-    return a, b, production_env
+    return (*two_nodes(start_server, production_env), production_env)
+
+
+def two_nodes(start_server, env: dict[str, str]):
+    return (start_server({**env, "QIPAI_NODE_ID": "node-a"}, service="game"),
+            start_server({**env, "QIPAI_NODE_ID": "node-b"}, service="game"))
+
+
+async def start_playing(tables, acks: list, until: int) -> asyncio.Task:
+    """Bots play every table; returns once `until` actions were acknowledged."""
+    playing = asyncio.create_task(play_all(tables, acks))
+    while len(acks) < until and not playing.done():
+        await asyncio.sleep(0.05)
+    return playing
 
 
 async def make_tables(chan, n: int) -> list[tuple[str, list[Player]]]:
@@ -99,9 +110,7 @@ async def test_kill_9_of_a_node_mid_hand_its_tables_finish_on_the_other(nodes):
     async with channel(f"{a.address},{b.address}") as chan:
         tables = await make_tables(chan, 20)
         assert await holders(env, tables) == {"node-a", "node-b"}  # spread over both nodes
-        playing = asyncio.create_task(play_all(tables, acks))
-        while len(acks) < 150:
-            await asyncio.sleep(0.05)
+        playing = await start_playing(tables, acks, 150)
         a.process.kill()
         await playing
     await check_logs(b.address, tables, acks)
@@ -206,15 +215,11 @@ async def test_a_redis_cluster_master_failing_over_mid_hand_every_table_still_fi
     start_server, production_env, cluster_with_replicas
 ):
     url, port, data = cluster_with_replicas
-    env = {**production_env, "QIPAI_REDIS_URL": url}
-    a = start_server({**env, "QIPAI_NODE_ID": "node-a"}, service="game")
-    b = start_server({**env, "QIPAI_NODE_ID": "node-b"}, service="game")
+    a, b = two_nodes(start_server, {**production_env, "QIPAI_REDIS_URL": url})
     acks: list = []
     async with channel(f"{a.address},{b.address}") as chan:
         tables = await make_tables(chan, 10)
-        playing = asyncio.create_task(play_all(tables, acks))
-        while len(acks) < 100:
-            await asyncio.sleep(0.05)
+        playing = await start_playing(tables, acks, 100)
         master = next(p for p in range(port, port + 6)
                       if redis_lib.Redis(port=p).execute_command("ROLE")[0] == b"master")
         os.kill(int((data / f"{master}.pid").read_text()), signal.SIGKILL)
@@ -253,9 +258,7 @@ async def test_two_workers_share_one_address_split_the_tables_and_drain_on_sigte
         for _, players in tables:
             for p in players:
                 p.chan = chan
-        playing = asyncio.create_task(play_all(tables, acks))
-        while len(acks) < 100:
-            await asyncio.sleep(0.05)
+        playing = await start_playing(tables, acks, 100)
         assert server.stop(signal.SIGTERM, timeout=30) == 0
         playing.cancel()
     assert "supervising 2 game workers" in server.log()
@@ -278,9 +281,7 @@ async def test_sigterm_drains_a_node_and_no_client_sees_an_error(nodes):
     acks: list = []
     async with channel(f"{a.address},{b.address}") as chan:
         tables = await make_tables(chan, 10)
-        playing = asyncio.create_task(play_all(tables, acks))
-        while len(acks) < 100:
-            await asyncio.sleep(0.05)
+        playing = await start_playing(tables, acks, 100)
         assert a.stop(signal.SIGTERM, timeout=30) == 0
         await playing  # any error a client saw would fail here
     await check_logs(b.address, tables, acks)
