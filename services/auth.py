@@ -12,6 +12,7 @@ import hashlib
 import hmac
 import json
 import time
+import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -73,14 +74,46 @@ def _verified(secret: str, token: str, now: float | None = None) -> tuple[Identi
         raise InvalidToken("bad token signature")
     try:
         data = json.loads(_unb64(claims))
-        player_id, role, exp = str(data["sub"]), str(data["role"]), int(data["exp"])
-    except (ValueError, KeyError, TypeError):
+        player_id, role, exp = data["sub"], data["role"], int(data["exp"])
+    except (ValueError, KeyError, TypeError, OverflowError):  # OverflowError: "exp": 1e400
         raise InvalidToken("malformed token claims") from None
+    if not isinstance(player_id, str) or not player_id:
+        raise InvalidToken("malformed token claims: 'sub' must be a non-empty string")
+    if not isinstance(role, str):
+        raise InvalidToken("malformed token claims: 'role' must be a string")
     if exp < (time.time() if now is None else now):
         raise InvalidToken("token expired: log in again")
     if role not in (PLAYER, ADMIN):
         raise InvalidToken("unknown role in token")
-    return Identity(player_id, role, str(data.get("name", ""))), exp
+    name = data.get("name", "")
+    if not isinstance(name, str):
+        raise InvalidToken("malformed token claims: 'name' must be a string")
+    return Identity(player_id, role, name), exp
+
+
+MAX_NAME_LENGTH = 32
+_UNSHOWABLE = {"Cc", "Cs", "Co", "Cn"}  # controls, lone surrogates, private use, unassigned
+_BIDI_CONTROLS = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+class InvalidName(ValueError):
+    """A display name a player cannot be shown under; the message says why."""
+
+
+def guest_name(name: str) -> str:
+    """`name` without surrounding spaces, if it is fit to show other players; raises InvalidName.
+
+    Control characters are refused: a NUL, an escape sequence or a newline in a name would
+    rewrite other players' terminals and logs; so are bidirectional overrides, which reorder
+    what follows them. Other format characters stay (the joiner inside an emoji).
+    """
+    name = name.strip()
+    if not 1 <= len(name) <= MAX_NAME_LENGTH:
+        raise InvalidName(f"a name is 1 to {MAX_NAME_LENGTH} characters")
+    bad = next((c for c in name if unicodedata.category(c) in _UNSHOWABLE or c in _BIDI_CONTROLS), None)
+    if bad is not None:
+        raise InvalidName(f"a name cannot contain control characters (found U+{ord(bad):04X})")
+    return name
 
 
 _current: contextvars.ContextVar[Identity] = contextvars.ContextVar("qipai_identity")

@@ -120,9 +120,10 @@ class AuthServicer(auth_pb2_grpc.AuthServicer):
 
     @unary
     async def GuestLogin(self, request: auth_pb2.GuestLoginRequest, context: Any) -> auth_pb2.LoginResponse:
-        name = request.name.strip()
-        if not 1 <= len(name) <= 32:
-            raise wire.BadRequest("a name is 1 to 32 characters")
+        try:
+            name = auth.guest_name(request.name)
+        except auth.InvalidName as exc:
+            raise wire.BadRequest(str(exc)) from None
         player_id = "guest-" + uuid.uuid4().hex[:12]
         token, exp = auth.issue(self.secret, player_id, auth.PLAYER, name)
         return auth_pb2.LoginResponse(token=token, player_id=player_id, expires_at=exp)
