@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from clients.client import Player, channel, play_seat, seat_players
+from tests.e2e.conftest import free_port
 
 pytestmark = pytest.mark.e2e
 
@@ -72,7 +73,9 @@ def test_play_shows_the_hand_and_legal_actions_and_explains_a_rejected_move(star
 def test_demo_plays_tables_of_every_ruleset_and_prints_how_to_replay_them(tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith("QIPAI_")}
     env["QIPAI_DATABASE_URL"] = f"sqlite:///{tmp_path / 'demo.sqlite3'}"
+    env["QIPAI_GRPC_ADDR"] = address = f"127.0.0.1:{free_port()}"
     out = run(["demo", "--tables", "1", "--exit"], env, timeout=300)
     assert out.returncode == 0, out.stdout + out.stderr
     assert "koudian" in out.stdout and "daqi" in out.stdout
     assert "qipai replay table-" in out.stdout and " NO " not in out.stdout
+    assert f"QIPAI_GRPC_ADDR={address} .venv/bin/qipai replay" in out.stdout
