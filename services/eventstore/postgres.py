@@ -85,12 +85,40 @@ _COLUMNS = (
     " e.data, e.metadata, e.recorded_at"
 )
 
-# Rows of transactions below the snapshot's xmin are final: every transaction that could still
-# commit has a tx_id >= xmin, so it sorts after anything returned here.
+# The horizon below which the log is final: the oldest transaction id among this store's own
+# writers still running (transactions holding a row-exclusive lock on this schema's `events`),
+# or, with none, the next id the server will assign. Only they can still add rows below it.
+# Unrelated transactions (another schema's, another database's, a consumer's own transaction)
+# do not hold readers back, as the server-wide `pg_snapshot_xmin` did.
+#
+# Why that is enough: an append is one statement, which locks `events` before its transaction
+# gets an id and keeps the lock until after its commit is visible. So a writer missing from the
+# lock table here either finished before this statement (its rows are visible to the read that
+# follows) or gets its id after this statement's snapshot, >= its xmax. pg_locks shows 32-bit
+# ids: each is widened against that xmax (running ids are within 2^31 of it).
+_WRITERS_HORIZON = """
+WITH ref AS (SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS xmax),
+writers AS (
+    SELECT ((ref.xmax % 4294967296) - t.transactionid::text::bigint + 4294967296) % 4294967296 AS behind
+    FROM pg_locks r
+    JOIN pg_locks t ON t.pid = r.pid AND t.locktype = 'transactionid'
+                   AND t.mode = 'ExclusiveLock' AND t.granted
+    CROSS JOIN ref
+    WHERE r.locktype = 'relation' AND r.mode = 'RowExclusiveLock' AND r.granted
+      AND r.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+      AND r.relation = 'events'::regclass
+)
+SELECT (ref.xmax - coalesce(max(w.behind) FILTER (WHERE w.behind < 2147483648), 0))::text
+FROM ref LEFT JOIN writers w ON true
+GROUP BY ref.xmax
+"""
+
+# Rows below the writers' horizon (taken by an earlier statement) are final: every append that
+# could still commit has a tx_id >= the horizon, so it sorts after anything returned here.
 _READ_ALL = f"""
 SELECT {_COLUMNS} FROM events e
 WHERE (e.tx_id, e.position) > (%s::text::xid8, %s::bigint)
-  AND e.tx_id < pg_snapshot_xmin(pg_current_snapshot())
+  AND e.tx_id < %s::text::xid8
 ORDER BY e.tx_id, e.position
 LIMIT %s::int
 """
@@ -508,7 +536,9 @@ async def _insert_batch(
 
 
 async def _select_all(conn: psycopg.AsyncConnection, after: GlobalPosition, limit: int) -> list[RecordedEvent]:
-    cur = await conn.execute(_READ_ALL, (str(after.tx_id), after.position, limit))
+    # Two statements, two snapshots: the horizon must be taken before the rows are read.
+    horizon = (await _one(await conn.execute(_WRITERS_HORIZON)))[0]
+    cur = await conn.execute(_READ_ALL, (str(after.tx_id), after.position, horizon, limit))
     return [_recorded(row) for row in await cur.fetchall()]
 
 
