@@ -55,6 +55,22 @@ def test_replay_prints_who_did_what_the_hands_and_the_settlement(played_table):
     assert len([line for line in first_three.stdout.splitlines() if line.startswith("#")]) == 3
 
 
+@pytest.mark.parametrize(("window", "says"), [
+    (["--from", "5", "--to", "3"], "--from 5 is after --to 3"),
+    (["--from", "0"], "--from 0: event versions start at 1"),
+    (["--to", "-2"], "--to -2"),
+])
+def test_replay_of_an_empty_window_says_why_and_fails(window, says):
+    out = run(["replay", "table-0000000000000000", *window], dict(os.environ))
+    assert out.returncode == 2 and says in out.stderr and out.stdout == ""
+
+
+def test_replay_from_past_the_tables_end_says_so(played_table):
+    server, table_id = played_table
+    out = run(["replay", table_id, "--from", "100000"], server.env)
+    assert out.returncode == 1 and "--from 100000 is past its end" in out.stderr
+
+
 def test_replay_of_an_unknown_table_says_so(start_server):
     server = start_server()
     out = run(["replay", "table-0000000000000000"], server.env)
