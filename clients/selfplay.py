@@ -133,7 +133,8 @@ def _check(rs: Any, before: Any, state: Any, events: list[Any], result: Any, see
         raise SelfplayFailure(seed, hand, "; ".join(problems))
 
 
-def _parse_options(pairs: list[str]) -> dict[str, Any]:
+def parse_options(pairs: list[str]) -> dict[str, Any]:
+    """`KEY=VALUE` option overrides; a value is read as JSON when it can be (`30000`, `true`)."""
     out: dict[str, Any] = {}
     for pair in pairs:
         key, sep, raw = pair.partition("=")
@@ -152,7 +153,7 @@ def main(args: Any) -> int:
         print("qipai selfplay: --hands must be at least 1", file=sys.stderr)
         return 2
     try:
-        options = _parse_options(args.option)
+        options = parse_options(args.option)
         bar = _ProgressBar(args.hands) if sys.stderr.isatty() or not args.json else None
         summary = play(args.ruleset, args.hands, args.seed, args.bot, options,
                        progress=bar.update if bar else None)

@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import sys
 
+from engine import rulesets
 from services.config import SERVICES
 
 
@@ -42,8 +43,11 @@ def _parser() -> argparse.ArgumentParser:
     tk.add_argument("--player", default="operator", help="the player id in the token")
 
     pl = sub.add_parser("play", help="play at a table in the terminal against bots")
-    pl.add_argument("--ruleset", default="koudian")
-    pl.add_argument("--bot", default="greedy")
+    pl.add_argument("--ruleset", default="koudian",
+                    help=f"the game: {' or '.join(rulesets.available())} (default koudian)")
+    pl.add_argument("--bot", default="greedy", help="how the bots play: greedy or random (default greedy)")
+    pl.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                    help="ruleset option of the table (repeatable), e.g. turn_timeout_ms=60000")
 
     dm = sub.add_parser("demo", help="bots play a few tables of each ruleset over gRPC")
     dm.add_argument("--tables", type=int, default=2, help="tables per ruleset")

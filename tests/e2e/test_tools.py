@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -77,13 +78,69 @@ def test_replay_of_an_unknown_table_says_so(start_server):
     assert out.returncode == 1 and "NOT_FOUND" in out.stderr and "Traceback" not in out.stderr
 
 
-def test_play_shows_the_hand_and_legal_actions_and_explains_a_rejected_move(start_server):
+REPRS = ("Meld(", "SeatCards(", "Trumps(", "None", "()", "Traceback")
+
+
+def test_play_shows_the_table_in_notation_and_explains_a_rejected_move(start_server):
     server = start_server()
-    out = run(["play", "--ruleset", "koudian"], server.env, stdin="discard 0x\n99\n1\nquit\n", timeout=60)
+    answers = "discard 0x\n99\n" + "1\n" * 120 + "quit\n"
+    out = run(["play", "--ruleset", "koudian"], server.env, stdin=answers, timeout=120)
     assert out.returncode == 0, out.stderr
-    assert "your hand:" in out.stdout and "[1]" in out.stdout
-    assert "bad tile '0x'" in out.stdout
-    assert "no such choice" in out.stdout
+    assert "your hand:" in out.stdout and "[1] discard " in out.stdout
+    assert "bad tile '0x'" in out.stdout and "no such choice: pick 1 to" in out.stdout
+    assert "you discard " in out.stdout and re.search(r"seat \d \(bot\d\) discards \w+", out.stdout)
+    assert re.search(r"your move \(\d+ s left, then the server plays for you\)>", out.stdout)
+    result = out.stdout[out.stdout.index("hand over: "):]
+    assert re.search(r"points: \d+ \(face value of \w+\)|a draw", result)
+    assert "this hand: you " in result
+    for bad in REPRS:
+        assert bad not in out.stdout, bad
+
+
+def test_play_of_daqi_shows_the_deal_the_tricks_and_the_grade(start_server):
+    server = start_server()
+    options = ["--option", "deal_interval_ms=0", "--option", "bid_window_ms=2000"]
+    out = run(["play", "--ruleset", "daqi", "--bot", "random", *options], server.env,
+              stdin="1\n" * 80 + "quit\n", timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "dealing… 10/100 cards" in out.stdout and "dealing… 100/100 cards" in out.stdout
+    assert re.search(r"your hand \(\d+\): [♠♥♣♦SB]", out.stdout)
+    assert re.search(r"trick \d+ to ", out.stdout)
+    assert re.search(r"grade [+−]\d \(", out.stdout[out.stdout.index("hand over: 庄家方"):])
+    for bad in REPRS:
+        assert bad not in out.stdout, bad
+
+
+def test_play_counts_down_and_says_when_the_server_plays_for_you(start_server):
+    server = start_server()
+    process = subprocess.Popen([QIPAI, "play", "--option", "turn_timeout_ms=1000", "--option",
+                                "claim_timeout_ms=1000"], env=server.env, stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    seen = []
+    try:
+        for line in process.stdout:  # nobody answers: the deadlines pass
+            seen.append(line)
+            if "auto-play (托管) on for you" in line:
+                break
+    finally:
+        process.kill()
+        process.wait()
+    text = "".join(seen)
+    assert "your move (1 s left, then the server plays for you)>" in text
+    assert "you ran out of time: the server played for you" in text
+    assert "auto-play (托管) on for you" in text
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--ruleset", "wuhan"], "ruleset 'wuhan' is not implemented yet; playable: koudian, daqi"),
+    (["--ruleset", "poker"], "unknown ruleset 'poker'"),
+    (["--bot", "clever"], "unknown bot 'clever'; choose greedy or random"),
+    (["--option", "turn_timeout_ms"], "--option takes KEY=VALUE"),
+])
+def test_play_refuses_what_it_cannot_play_in_one_line(args, says):
+    out = run(["play", *args], dict(os.environ), timeout=60)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.strip().count("\n") == 0 and says in out.stderr, out.stderr
 
 
 def test_demo_plays_tables_of_every_ruleset_and_prints_how_to_replay_them(tmp_path):
