@@ -5,31 +5,34 @@ A scenario is how a disputed hand is reproduced and how a rule regression become
      "finish": "defaults"}
 `deal` is the ruleset's fixed-deal format (docs/scenarios/<ruleset>.md); each action is the
 ruleset's human command form, optionally with `"times": n` to repeat it; `"finish": "defaults"`
-plays every remaining decision with its timeout default (托管) until the hand ends.
+plays every remaining decision with its timeout default (托管) until the hand ends. An `expect`
+block says what must happen (clients/expectations.py; docs/scenarios/README.md).
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from clients.driver import apply, fold
+from clients.expectations import Expect, check, parse_expect
 from engine import rulesets
 from engine.core.contract import HandResult, Status
 from engine.core.errors import RuleViolation
 from engine.core.messages import encode, to_json
 
 SCENARIO_SALT = b"qipai-scenario"
-_KEYS = {"ruleset", "options", "deal", "actions", "finish", "description"}
+_KEYS = {"ruleset", "options", "deal", "actions", "finish", "description", "expect"}
 
 
 class ScenarioError(Exception):
-    """The scenario stopped: a bad file, or a scripted action the rules reject."""
+    """The scenario stopped: a bad file, or a scripted action the rules reject. A rejected
+    action keeps what happened before it: `played` (None for a bad file)."""
 
     def __init__(self, code: str, message: str, event_number: int | None = None,
-                 action_number: int | None = None) -> None:
+                 action_number: int | None = None, played: ScenarioResult | None = None) -> None:
         where = ""
         if action_number is not None:
             where = f"action {action_number}" + (f" (event {event_number})" if event_number else "")
@@ -37,13 +40,29 @@ class ScenarioError(Exception):
         super().__init__(f"{where}{code}: {message}")
         self.code, self.message = code, message
         self.event_number, self.action_number = event_number, action_number
+        self.played = played
 
 
 @dataclass
 class ScenarioResult:
+    """What a scenario did: every event, the final state and the hand's result (None while the
+    hand is still on), and the state after the deal and after each scripted action (`after[n]`)."""
+
     events: list[Any]
     state: Any
     result: HandResult | None
+    after: list[Any] = field(default_factory=list)
+
+    def seat_json(self, rs: Any, seat: int) -> dict[str, Any]:
+        """What `seat` saw: its events redacted as the server sends them, and its final view."""
+        events = []
+        for n, ev in enumerate(self.events, start=1):
+            seen = rs.redact(ev, seat)
+            if seen is not None:
+                name, _, data = encode(seen)
+                events.append({"n": n, "type": name, "data": data})
+        return {"seat": seat, "events": events, "view": to_json(rs.view(self.state, seat)),
+                "result": to_json(self.result)}
 
     def as_json(self) -> dict[str, Any]:
         events = []
@@ -83,7 +102,8 @@ def run_scenario(spec: Any) -> ScenarioResult:
     try:
         state = apply(rs, state, deal, log)
     except RuleViolation as exc:
-        raise ScenarioError(exc.code, exc.message, len(log) + 1, 0) from None
+        raise ScenarioError(exc.code, exc.message, len(log) + 1, 0, ScenarioResult(log, state, None)) from None
+    after = [state]
     for number, action in enumerate(actions, start=1):
         if not isinstance(action, dict):
             raise ScenarioError("bad_action", "each action is a JSON object", None, number)
@@ -98,7 +118,9 @@ def run_scenario(spec: Any) -> ScenarioResult:
             try:
                 state = apply(rs, state, cmd, log)
             except RuleViolation as exc:
-                raise ScenarioError(exc.code, exc.message, len(log) + 1, number) from None
+                played = ScenarioResult(log, state, None, after)
+                raise ScenarioError(exc.code, exc.message, len(log) + 1, number, played) from None
+        after.append(state)
     if finish == "defaults":
         while rs.status(state) is Status.IN_HAND:
             deadline = rs.deadline(state)
@@ -106,11 +128,45 @@ def run_scenario(spec: Any) -> ScenarioResult:
                 raise ScenarioError("stuck", "the hand owes no decision but has not ended")
             state = apply(rs, state, next(iter(deadline.defaults.values())), log)
     result = rs.hand_result(state) if rs.status(state) is not Status.IN_HAND else None
-    return ScenarioResult(log, state, result)
+    return ScenarioResult(log, state, result, after)
+
+
+@dataclass
+class Checked:
+    """A scenario run against its `expect` block: what it did, where it stopped (a rejected
+    action), and every way it differs from the expectations (none: it holds)."""
+
+    ruleset: Any
+    played: ScenarioResult
+    stopped: ScenarioError | None
+    expect: Expect | None
+    problems: list[str]
+
+
+def run_and_check(spec: Any) -> Checked:
+    """Run the scenario `spec` and check its `expect` block; ScenarioError only for a bad file."""
+    expect = None
+    if isinstance(spec, dict):
+        try:
+            expect = parse_expect(spec.get("expect"))
+        except ValueError as exc:
+            raise ScenarioError("bad_scenario", str(exc)) from None
+    stopped: ScenarioError | None = None
+    try:
+        played = run_scenario(spec)
+    except ScenarioError as exc:
+        if exc.played is None:
+            raise
+        stopped, played = exc, exc.played
+    rs = rulesets.get(spec["ruleset"])
+    problems = check(rs, expect, played, stopped) if expect is not None else []
+    return Checked(rs, played, stopped, expect, problems)
 
 
 def main(args: Any) -> int:
-    """`qipai scenario FILE.json`: print events and settlement as JSON; exit 1 when stopped."""
+    """`qipai scenario FILE.json [--seat N]`: print the events and the settlement as JSON (what
+    seat N saw, with --seat), check the file's `expect` block; exit 1 when the run stopped on a
+    rejected action it did not expect or an expectation failed, 2 for a bad file."""
     try:
         with open(args.file, encoding="utf-8") as fh:
             spec = json.load(fh)
@@ -121,10 +177,31 @@ def main(args: Any) -> int:
         print(f"qipai scenario: {args.file} is not valid JSON: {exc}", file=sys.stderr)
         return 2
     try:
-        outcome = run_scenario(spec)
+        run = run_and_check(spec)
     except ScenarioError as exc:
-        stopped = "stopped at " if exc.action_number is not None else ""
-        print(f"qipai scenario: {stopped}{exc}", file=sys.stderr)
-        return 1 if exc.action_number is not None else 2
-    print(json.dumps(outcome.as_json(), ensure_ascii=False, indent=2))
-    return 0
+        print(f"qipai scenario: {exc}", file=sys.stderr)
+        return 2
+    seat = getattr(args, "seat", None)
+    if seat is None:
+        shown = run.played.as_json()
+    else:
+        seats = run.ruleset.seats(run.ruleset.options(spec.get("options") or {}))
+        if not 0 <= seat < seats:
+            print(f"qipai scenario: --seat {seat}: a {spec['ruleset']} table has seats 0 to {seats - 1}",
+                  file=sys.stderr)
+            return 2
+        shown = run.played.seat_json(run.ruleset, seat)
+    if run.stopped is not None:
+        shown["stopped"] = {"action": run.stopped.action_number, "event": run.stopped.event_number,
+                            "code": run.stopped.code, "message": run.stopped.message}
+    print(json.dumps(shown, ensure_ascii=False, indent=2))
+    if run.expect is None:
+        if run.stopped is not None:
+            print(f"qipai scenario: stopped at {run.stopped}", file=sys.stderr)
+            return 1
+        return 0
+    for problem in run.problems:
+        print(f"qipai scenario: expect: {problem}", file=sys.stderr)
+    if not run.problems:
+        print(f"qipai scenario: expect: all {run.expect.count()} expectation(s) met", file=sys.stderr)
+    return 1 if run.problems else 0

@@ -19,7 +19,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="which service this process runs (default: all three)")
 
     sc = sub.add_parser("scenario", help="run a scripted hand (fixed deal + actions) and print events")
-    sc.add_argument("file", help="scenario JSON file (format: README, 'Scenario files')")
+    sc.add_argument("file", help="scenario JSON file (format: docs/scenarios/README.md)")
+    sc.add_argument("--seat", type=int, help="print what this seat saw: its redacted events and view")
 
     sp = sub.add_parser("selfplay", help="bots play hands; checks conservation, zero-sum, replay")
     sp.add_argument("ruleset")
