@@ -1,0 +1,76 @@
+"""Bad input gets a clear answer over gRPC: the right status code and a message naming the bad
+part, never INTERNAL or UNKNOWN, never a hang."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import grpc
+import pytest
+
+from clients.client import Player, channel
+from qipai.v1 import auth_pb2, auth_pb2_grpc
+from tests.e2e.conftest import Server, free_port, wait_healthy
+
+pytestmark = pytest.mark.e2e
+
+SECRET = "e2e-secret"
+QIPAI = Path(sys.executable).with_name("qipai")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One `make run`-style server (SQLite, in-memory live state) for every test here."""
+    folder = tmp_path_factory.mktemp("bad-input")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("QIPAI_")}
+    env.update({"QIPAI_GRPC_ADDR": f"127.0.0.1:{free_port()}", "QIPAI_TOKEN_SECRET": SECRET,
+                "QIPAI_DATABASE_URL": f"sqlite:///{folder / 'events.sqlite3'}"})
+    log_path = folder / "server.log"
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen([str(QIPAI), "serve"], env=env, stdout=log, stderr=subprocess.STDOUT)
+    running = Server(env["QIPAI_GRPC_ADDR"], process, log_path, env)
+    try:
+        wait_healthy(running.address)
+        yield running
+    finally:
+        running.stop()
+
+
+async def refused(call) -> grpc.aio.AioRpcError:
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await call
+    return err.value
+
+
+def signed(claims_json: str) -> str:
+    def b64(data: bytes) -> str:
+        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+    claims = b64(claims_json.encode())
+    return f"{claims}.{b64(hmac.new(SECRET.encode(), claims.encode(), hashlib.sha256).digest())}"
+
+
+@pytest.mark.parametrize(("claims", "says"), [
+    ('{"sub":"p1","role":"player","exp":1e400}', "malformed token claims"),
+    ('{"sub":["p1"],"role":"player","exp":9999999999}', "'sub' must be a non-empty string"),
+    ('{"sub":"p1","role":"player","exp":9999999999,"name":{"x":1}}', "'name' must be a string"),
+])
+async def test_a_token_with_malformed_claims_is_unauthenticated(server, claims, says):
+    async with channel(server.address) as chan:
+        err = await refused(Player(chan, signed(claims)).view("table-0000000000000000"))
+    assert err.code() == grpc.StatusCode.UNAUTHENTICATED and says in err.details()
+
+
+@pytest.mark.parametrize("name", ["ann\x00", "\x1b[31mann", "ann\nbob", "ann\u202e"])
+async def test_a_guest_name_with_control_characters_is_invalid(server, name):
+    async with channel(server.address) as chan:
+        err = await refused(auth_pb2_grpc.AuthStub(chan).GuestLogin(auth_pb2.GuestLoginRequest(name=name)))
+    assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "a name cannot contain control characters (found U+" in err.details()
