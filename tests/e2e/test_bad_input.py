@@ -16,7 +16,7 @@ import grpc
 import pytest
 
 from clients.client import Player, channel
-from qipai.v1 import auth_pb2, auth_pb2_grpc
+from qipai.v1 import auth_pb2, auth_pb2_grpc, game_pb2
 from tests.e2e.conftest import Server, free_port, wait_healthy
 
 pytestmark = pytest.mark.e2e
@@ -74,3 +74,18 @@ async def test_a_guest_name_with_control_characters_is_invalid(server, name):
         err = await refused(auth_pb2_grpc.AuthStub(chan).GuestLogin(auth_pb2.GuestLoginRequest(name=name)))
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "a name cannot contain control characters (found U+" in err.details()
+
+
+async def test_leaving_a_table_you_are_not_at_is_refused_and_leaving_your_own_is_not(server):
+    async with channel(server.address) as chan:
+        ann, bob = await Player.guest(chan, "ann"), await Player.guest(chan, "bob")
+        table_id = (await ann.create_table("koudian")).table_id
+        await ann.join(table_id)
+        leave = game_pb2.TableRequest(table_id=table_id, request_id="leave-1")
+        err = await refused(bob.game.Leave(leave, metadata=bob.metadata))
+        assert err.code() == grpc.StatusCode.FAILED_PRECONDITION
+        assert "not_seated: you are not seated at this table" in err.details()
+        left = await ann.game.Leave(leave, metadata=ann.metadata)
+        assert left.seat == -1 and not left.duplicate
+        again = await ann.game.Leave(leave, metadata=ann.metadata)  # a retry: applied once
+        assert again.duplicate and again.version == left.version
