@@ -9,13 +9,13 @@ from types import SimpleNamespace
 
 import pytest
 
-from clients.driver import apply, bot_command, fold
 from clients.screen import Screen, in_order, meld, tiles
-from clients.selfplay import hand_secrets
 from engine import rulesets
 from engine.core.contract import StartHand, Status
 from engine.core.messages import message_to_json
+from engine.driver import apply, bot_command, fold
 from engine.mahjong.tiles import parse_tiles
+from engine.selfplay import hand_secrets
 
 REPR = re.compile(r"\w+\(|None|\(\)|\[\]")
 
