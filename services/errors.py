@@ -49,7 +49,8 @@ def _classify(exc: BaseException) -> tuple[grpc.StatusCode, str] | None:
     if isinstance(exc, Forbidden):
         return grpc.StatusCode.PERMISSION_DENIED, str(exc)
     if isinstance(exc, NotFound | TableNotFound):
-        return grpc.StatusCode.NOT_FOUND, str(exc).strip("'\"")
+        # A KeyError's str() is its repr (quoted); its message is its first argument.
+        return grpc.StatusCode.NOT_FOUND, str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
     if isinstance(exc, Conflict | VersionConflict | WrongExpectedVersion):
         return grpc.StatusCode.ABORTED, str(exc)
     if isinstance(exc, TooManyRequests):
@@ -64,16 +65,25 @@ def _classify(exc: BaseException) -> tuple[grpc.StatusCode, str] | None:
 async def _abort(context: grpc.aio.ServicerContext, exc: BaseException) -> None:
     if isinstance(exc, RuleViolation):
         detail = any_pb2.Any()
-        detail.Pack(common_pb2.RuleViolation(code=exc.code, message=exc.message))
+        detail.Pack(common_pb2.RuleViolation(code=exc.code, message=short(exc.message)))
         status = status_pb2.Status(code=code_pb2.FAILED_PRECONDITION,
-                                   message=f"{exc.code}: {exc.message}", details=[detail])
+                                   message=short(f"{exc.code}: {exc.message}"), details=[detail])
         await context.abort_with_status(rpc_status.to_status(status))
     mapped = _classify(exc)
     if mapped is None:
         log.exception("rpc_failed", error=repr(exc))
         await context.abort(grpc.StatusCode.INTERNAL, "internal error; it has been logged")
     else:
-        await context.abort(*mapped)
+        await context.abort(mapped[0], short(mapped[1]))
+
+
+MAX_MESSAGE = 300
+
+
+def short(message: str) -> str:
+    """`message`, cut to MAX_MESSAGE characters: a message echoes the request's bad part, which
+    may be huge, and a status message travels in a header the client limits (8 KiB)."""
+    return message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 1] + "…"
 
 
 def unary(fn: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:

@@ -16,7 +16,8 @@ import grpc
 import pytest
 
 from clients.client import Player, channel
-from qipai.v1 import auth_pb2, auth_pb2_grpc, game_pb2
+from qipai.v1 import admin_pb2, auth_pb2, auth_pb2_grpc, game_pb2
+from services import auth
 from tests.e2e.conftest import Server, free_port, wait_healthy
 
 pytestmark = pytest.mark.e2e
@@ -89,3 +90,64 @@ async def test_leaving_a_table_you_are_not_at_is_refused_and_leaving_your_own_is
         assert left.seat == -1 and not left.duplicate
         again = await ann.game.Leave(leave, metadata=ann.metadata)  # a retry: applied once
         assert again.duplicate and again.version == left.version
+
+
+def admin_of(chan: grpc.aio.Channel) -> Player:
+    return Player(chan, auth.issue(SECRET, "operator", auth.ADMIN)[0], "operator")
+
+
+@pytest.mark.parametrize(("deal_json", "says"), [
+    ("[]", "deal_json must be a JSON object"),
+    ('"koudian"', "deal_json must be a JSON object"),
+    ("{oops", "deal_json is not valid JSON"),
+    ('{"hands": 5}', "deal 'hands' must list 4 hands in tile notation"),
+])
+async def test_a_fixed_deal_that_is_not_a_deal_is_invalid_and_says_why(server, deal_json, says):
+    async with channel(server.address) as chan:
+        admin = admin_of(chan)
+        request = admin_pb2.CreateFixedTableRequest(ruleset="koudian", deal_json=deal_json)
+        err = await refused(admin.admin.CreateFixedTable(request, metadata=admin.metadata))
+    assert err.code() == grpc.StatusCode.INVALID_ARGUMENT and says in err.details(), err.details()
+
+
+async def test_watching_from_beyond_the_tables_version_is_answered_at_once(server):
+    async with channel(server.address) as chan:
+        ann = await Player.guest(chan, "ann")
+        table_id = (await ann.create_table("koudian")).table_id
+        version = (await ann.join(table_id)).version
+        stream = ann.game.Watch(game_pb2.WatchRequest(table_id=table_id, from_version=1_000_000),
+                                metadata=ann.metadata, timeout=10)
+        err = await refused(stream.read())
+    assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert f"from_version 1000000 is beyond the table's version {version}" in err.details()
+
+
+async def test_a_huge_ruleset_name_is_not_echoed_whole(server):
+    async with channel(server.address) as chan:
+        ann = await Player.guest(chan, "ann")
+        err = await refused(ann.create_table("x" * 5000))
+    assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "ruleset" in err.details() and "xxxx" in err.details() and len(err.details()) < 300
+
+
+async def test_an_unknown_ruleset_is_invalid_and_says_so(server):
+    async with channel(server.address) as chan:
+        ann = await Player.guest(chan, "ann")
+        err = await refused(ann.create_table("wuhan"))
+    assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "ruleset 'wuhan' is not implemented yet" in err.details()
+
+
+async def test_a_bad_option_is_invalid_and_named(server):
+    async with channel(server.address) as chan:
+        ann = await Player.guest(chan, "ann")
+        err = await refused(ann.create_table("koudian", {"base_score": "x"}))
+    assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "options: koudian option 'base_score' must be an integer >= 1, not 'x'" in err.details()
+
+
+async def test_a_table_that_does_not_exist_is_named_in_full(server):
+    async with channel(server.address) as chan:
+        ann = await Player.guest(chan, "ann")
+        err = await refused(ann.view("table-nope"))
+    assert err.code() == grpc.StatusCode.NOT_FOUND and err.details() == "no table 'table-nope'"
