@@ -30,6 +30,7 @@ from services.config import settings
 from services.game import wire
 
 SEATS_NAMES = ("you", "bot1", "bot2", "bot3", "bot4")
+WARN_S = 5  # seconds before a deadline when the player is reminded of it
 
 
 def parse_typed(rs: Any, seat: int, text: str) -> Any:
@@ -95,15 +96,24 @@ async def _session(me: Player, table_id: str, rs: Any, screen: Screen, say: Call
     decision: Any = None  # the view whose legal actions are on screen
     shown: list[str] = []
     since = 0.0  # when that view arrived (for the countdown)
+    warned = False  # the countdown's last seconds were announced
     try:
         while True:
             waits: set[asyncio.Future[Any]] = {asyncio.ensure_future(updates.get()), pumping}
             if decision is not None:  # typed-ahead lines answer the next decision, not this wait
                 waits.add(asyncio.ensure_future(lines.queue.get()))
-            done, pending = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            warn_in = None
+            if decision is not None and decision.deadline_ms > WARN_S * 1000 and not warned:
+                warn_in = max(0.0, since + decision.deadline_ms / 1000 - WARN_S - time.monotonic())
+            done, pending = await asyncio.wait(waits, timeout=warn_in, return_when=asyncio.FIRST_COMPLETED)
             for task in pending:
                 if task is not pumping:
                     task.cancel()
+            if not done:  # the countdown's last seconds: say so once
+                warned = True
+                say(f"  ⏱ {WARN_S} s left before the server plays for you")
+                say(_prompt(decision, since))
+                continue
             if pumping in done:
                 pumping.result()  # the stream ended with an error: let it out
                 say("the table's stream ended")
@@ -138,7 +148,7 @@ async def _session(me: Player, table_id: str, rs: Any, screen: Screen, say: Call
                 if not legal:
                     decision, shown = None, []
                     continue
-                decision, since = reply, time.monotonic()
+                decision, since, warned = reply, time.monotonic(), False
                 if legal != shown:  # a new decision (a daqi deal offers the same bids card after card)
                     shown = legal
                     for line in screen.view(reply, engine_view(rs, reply)):

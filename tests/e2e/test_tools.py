@@ -131,6 +131,24 @@ def test_play_counts_down_and_says_when_the_server_plays_for_you(start_server):
     assert "auto-play (托管) on for you" in text
 
 
+def test_play_reminds_you_when_a_deadline_is_near(start_server):
+    server = start_server()
+    process = subprocess.Popen([QIPAI, "play", "--option", "turn_timeout_ms=7000", "--option",
+                                "claim_timeout_ms=7000"], env=server.env, stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    seen = []
+    try:
+        for line in process.stdout:
+            seen.append(line)
+            if "⏱" in line:
+                break
+    finally:
+        process.kill()
+        process.wait()
+    assert "  ⏱ 5 s left before the server plays for you\n" in seen
+    assert re.search(r"your move \([5-7] s left, then the server plays for you\)>", "".join(seen))
+
+
 @pytest.mark.parametrize(("args", "says"), [
     (["--ruleset", "wuhan"], "ruleset 'wuhan' is not implemented yet; playable: koudian, daqi"),
     (["--ruleset", "poker"], "unknown ruleset 'poker'"),
