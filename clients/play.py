@@ -25,9 +25,8 @@ from clients.client import Player, channel, engine_view, play_seat
 from clients.screen import Screen, action
 from clients.selfplay import parse_options
 from engine import rulesets
+from protocol import wire
 from qipai.v1 import common_pb2
-from services.config import settings
-from services.game import wire
 
 SEATS_NAMES = ("you", "bot1", "bot2", "bot3", "bot4")
 WARN_S = 5  # seconds before a deadline when the player is reminded of it
@@ -58,10 +57,10 @@ class _Lines:
         self._loop.call_soon_threadsafe(self.queue.put_nowait, None)
 
 
-async def _play(ruleset: str, bot: str, options: dict[str, Any], say: Callable[[str], None]) -> int:
+async def _play(address: str, ruleset: str, bot: str, options: dict[str, Any],
+                say: Callable[[str], None]) -> int:
     rs = rulesets.get(ruleset)
     seats = rs.seats(rs.options(options))
-    address = settings().grpc_addr
     async with channel(address) as chan:
         me = await Player.guest(chan, "you")
         table_id = (await me.create_table(ruleset, options)).table_id
@@ -239,10 +238,10 @@ def main(args: Any) -> int:
         print(line, flush=True)
 
     try:
-        return asyncio.run(_play(args.ruleset, args.bot, options, say))
+        return asyncio.run(_play(args.grpc_addr, args.ruleset, args.bot, options, say))
     except KeyboardInterrupt:
         return 130
     except grpc.aio.AioRpcError as err:
         print(f"qipai play: {err.code().name}: {err.details()} (is `make run` serving "
-              f"{settings().grpc_addr}?)", file=sys.stderr)
+              f"{args.grpc_addr}?)", file=sys.stderr)
         return 1

@@ -7,9 +7,9 @@ import time
 
 import pytest
 
+from engine.table import Sit
 from services.game import leases
 from services.game.leases import NotHolder
-from services.game.table import Sit
 from services.game.tables import TableService
 from services.live.base import Holder
 
@@ -22,9 +22,7 @@ def short_leases(monkeypatch):
 
 
 async def two_nodes(backends) -> tuple[TableService, TableService]:
-    a, b = await backends["open"](), await backends["open"]()
-    a.leases.node_id, b.leases.node_id = "node-a", "node-b"
-    a.node_id, b.node_id = "node-a", "node-b"
+    a, b = await backends["open"]("node-a"), await backends["open"]("node-b")
     await a.live.register_node("node-a", "a:1", 60_000)
     await b.live.register_node("node-b", "b:1", 60_000)
     return a, b
@@ -98,8 +96,8 @@ async def test_a_lease_that_lapsed_while_its_node_was_busy_is_kept_not_lost(back
     a.leases._on_lost = record_lost
     table_id = (await a.create("daqi", {}, "ann")).table.table_id
     first = a.leases.held[table_id]
-    moved = []
-    a._tell_local = lambda tid, batch: moved.append(batch) if batch is None else None
+    moved: list[str] = []
+    a.ownership.local.moved = moved.append  # watchers told their table left this node
     # The event loop is blocked past the lease's life (CPU load, or a start-up rebuilding many
     # tables before the first renewal): nothing renews, and the lease runs out.
     backends["clock"].advance(1000)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import time
@@ -39,9 +40,13 @@ def test_the_token_memory_is_bounded(monkeypatch):
     assert len(interceptor._known) == 3
 
 
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
 def _signed(secret: str, claims_json: str) -> str:
-    claims = auth._b64(claims_json.encode())
-    return f"{claims}.{auth._b64(hmac.new(secret.encode(), claims.encode(), hashlib.sha256).digest())}"
+    claims = _b64(claims_json.encode())
+    return f"{claims}.{_b64(hmac.new(secret.encode(), claims.encode(), hashlib.sha256).digest())}"
 
 
 def test_a_token_whose_expiry_overflows_is_malformed_not_a_crash():
