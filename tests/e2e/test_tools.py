@@ -111,40 +111,33 @@ def test_play_of_daqi_shows_the_deal_the_tricks_and_the_grade(start_server):
         assert bad not in out.stdout, bad
 
 
-def test_play_counts_down_and_says_when_the_server_plays_for_you(start_server):
-    server = start_server()
-    process = subprocess.Popen([QIPAI, "play", "--option", "turn_timeout_ms=1000", "--option",
-                                "claim_timeout_ms=1000"], env=server.env, stdin=subprocess.PIPE,
+def play_until(server, timeout_ms: int, marker: str) -> list[str]:
+    """The lines `qipai play` prints, with nobody answering, up to the first holding `marker`."""
+    process = subprocess.Popen([QIPAI, "play", "--option", f"turn_timeout_ms={timeout_ms}", "--option",
+                                f"claim_timeout_ms={timeout_ms}"], env=server.env, stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     seen = []
     try:
-        for line in process.stdout:  # nobody answers: the deadlines pass
+        assert process.stdout is not None
+        for line in process.stdout:
             seen.append(line)
-            if "auto-play (托管) on for you" in line:
+            if marker in line:
                 break
     finally:
         process.kill()
         process.wait()
-    text = "".join(seen)
+    return seen
+
+
+def test_play_counts_down_and_says_when_the_server_plays_for_you(start_server):
+    text = "".join(play_until(start_server(), 1000, "auto-play (托管) on for you"))
     assert "your move (1 s left, then the server plays for you)>" in text
     assert "you ran out of time: the server played for you" in text
     assert "auto-play (托管) on for you" in text
 
 
 def test_play_reminds_you_when_a_deadline_is_near(start_server):
-    server = start_server()
-    process = subprocess.Popen([QIPAI, "play", "--option", "turn_timeout_ms=7000", "--option",
-                                "claim_timeout_ms=7000"], env=server.env, stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    seen = []
-    try:
-        for line in process.stdout:
-            seen.append(line)
-            if "⏱" in line:
-                break
-    finally:
-        process.kill()
-        process.wait()
+    seen = play_until(start_server(), 7000, "⏱")
     assert "  ⏱ 5 s left before the server plays for you\n" in seen
     assert re.search(r"your move \([5-7] s left, then the server plays for you\)>", "".join(seen))
 
