@@ -109,7 +109,7 @@ class Screen:
         """The table as this seat sees it before a decision."""
         head = f"— table {reply.table_id} · version {reply.version} · you are seat {reply.seat}"
         lines = [head]
-        body = _koudian_view if self.ruleset == "koudian" else _daqi_view
+        body = _daqi_view if self.ruleset == "daqi" else _mahjong_view
         lines += body(self, reply, view)
         if reply.seat in reply.auto_play:
             lines.append("auto-play (托管) is on for you: the server plays your seat until you act")
@@ -119,11 +119,16 @@ class Screen:
         return lines
 
 
-# -- koudian -----------------------------------------------------------------------------------
+# -- mahjong (koudian, jj) ---------------------------------------------------------------------
 
-def _koudian_view(screen: Screen, reply: Any, v: Any) -> list[str]:
+def _mahjong_view(screen: Screen, reply: Any, v: Any) -> list[str]:
     lines = [f"hand {v.hands_played + 1} · dealer {screen.who(v.dealer)} · {v.wall_live} tiles left "
              f"in the wall · scores: {screen.scores(v.scores)}"]
+    if getattr(v, "wild", None) is not None:
+        lines.append(f"混 (wild): {v.wild} (indicator {v.indicator})")
+    flowers = [f"{screen.who(s)} {in_order(f)}" for s, f in enumerate(getattr(v, "flowers", ())) if f]
+    if flowers:
+        lines.append("flowers: " + ", ".join(flowers))
     for s in range(len(v.hand_sizes)):
         melds = " ".join(meld(m.kind, m.tile) + ("" if m.source is None else f"←{m.source}")
                          for m in (v.melds[s] if s < len(v.melds) else ()))
@@ -136,7 +141,7 @@ def _koudian_view(screen: Screen, reply: Any, v: Any) -> list[str]:
         lines.append(f"your hand: {hand}  · just drawn: {v.drawn}")
     else:
         lines.append(f"your hand: {hand}")
-    if v.waits:
+    if getattr(v, "waits", ()):
         lines.append(f"you are ready, waiting on {in_order(v.waits)}")
     if v.phase in ("claims", "robbing") and v.claim_tile is not None:
         what = "adds a kong of" if v.phase == "robbing" else "discarded"
@@ -232,6 +237,54 @@ def _koudian_result(screen: Screen, d: dict[str, Any]) -> list[str]:
             head.append(f"  {screen.who(s):<16} {tiles(hand)}")
     head.append(f"  this hand: {screen.scores(deltas)}")
     return head
+
+
+def _jj_started(screen: Screen, d: dict[str, Any]) -> list[str]:
+    wild = f"; 混 (wild) {d['wild']}, the indicator {d['indicator']}" if d.get("wild") else ""
+    return [*_koudian_started(screen, d)[:1], *([f"  {wild[2:]}"] if wild else [])]
+
+
+def _flower(screen: Screen, d: dict[str, Any]) -> list[str]:
+    return [f"{screen.does(d['seat'], 'show')} the flower {d['flower']}"]
+
+
+def _chowed(screen: Screen, d: dict[str, Any]) -> list[str]:
+    return [f"{screen.does(d['seat'], 'chow')} {meld('chow', parse_tile(d['low']))} on "
+            f"{screen.whose(d['source'])} discard of {d['tile']}"]
+
+
+def _jj_ready(screen: Screen, d: dict[str, Any]) -> list[str]:
+    heavenly = " (天听)" if d.get("heavenly") else ""
+    return [f"{screen.does(d['seat'], 'declare')} ready (报听){heavenly}, discarding {d['tile']}"]
+
+
+_JJ_HOW = {"self_draw": "by self-draw", "discard_win": "on a discard", "robbed_kong": "robbing a kong"}
+_JJ_REASONS = {"part": "20% for the set it fed", "discard": "the discarder", "self_draw": "a share of the self-draw"}
+
+
+def _jj_won(screen: Screen, d: dict[str, Any]) -> list[str]:
+    scored = d["scored"]
+    how = _JJ_HOW.get(d["how"], d["how"].replace("_", " "))
+    source = f" from {screen.who(d['source'])}" if d.get("source") is not None else ""
+    lines = [f"hand over: {screen.does(d['seat'], 'win')} {how} with {d['tile']}{source}"]
+    for fan in scored["fans"]:
+        times = f" × {fan['times']}" if fan.get("times", 1) != 1 else ""
+        lines.append(f"  {fan['name']} {fan['value']}番{times}")
+    if scored.get("excluded"):
+        lines.append(f"  (not counted, excluded by the others: {', '.join(scored['excluded'])})")
+    lines.append(f"  = {scored['total']}番")
+    for pay in d.get("payments") or ():
+        reason = _JJ_REASONS.get(pay["reason"], pay["reason"])
+        lines.append(f"  {screen.does(pay['payer'], 'pay')} {pay['points']} to {screen.who(pay['payee'])} ({reason})")
+    return lines
+
+
+def _jj_ended(screen: Screen, d: dict[str, Any]) -> list[str]:
+    lines = [] if d["outcome"] != "draw" else ["hand over: a draw (荒庄), the wall is used up; nobody pays"]
+    for s, hand in enumerate(d.get("hands") or ()):
+        if hand:
+            lines.append(f"  {screen.who(s):<16} {tiles(hand)}")
+    return [*lines, f"  this hand: {screen.scores(d['deltas'])}"]
 
 
 def _match_ended(screen: Screen, d: dict[str, Any]) -> list[str]:
@@ -376,6 +429,14 @@ _EVENTS: dict[str, Callable[[Screen, dict[str, Any]], list[str]]] = {
     "koudian.HandStarted": _koudian_started,
     "koudian.HandEnded": _koudian_result,
     "koudian.MatchEnded": _match_ended,
+    "jj.HandStarted": _jj_started,
+    "jj.FlowerShown": _flower,
+    "jj.Chowed": _chowed,
+    "jj.ReadyDeclared": _jj_ready,
+    "jj.ClaimWindowOpened": _claim_window,
+    "jj.Won": _jj_won,
+    "jj.HandEnded": _jj_ended,
+    "jj.MatchEnded": _match_ended,
     "daqi.HandStarted": _daqi_started,
     "daqi.CardDealt": _dealt,
     "daqi.BidMade": _bid,

@@ -92,7 +92,18 @@ def test_a_daqi_deal_shows_its_progress_and_the_face_up_card():
         "翻牌: card 48 is dealt face up to seat 4 (bot4): ♦A"]
 
 
-@pytest.mark.parametrize("ruleset", ["koudian", "daqi"])
+def test_a_jj_win_lists_every_fan_and_who_pays():
+    screen = Screen("jj", 0, ["you", "bot1", "bot2", "bot3"])
+    lines = screen.event("jj.Won", {
+        "seat": 0, "how": "discard_win", "tile": "5m", "source": 2,
+        "scored": {"fans": [{"name": "和绝张", "value": 4, "times": 1}, {"name": "花牌", "value": 2, "times": 2}],
+                   "excluded": [], "total": 8, "counted": 8},
+        "payments": [{"payer": 2, "payee": 0, "points": 8, "reason": "discard"}], "deltas": [8, 0, -8, 0]})
+    assert lines == ["hand over: you win on a discard with 5m from seat 2 (bot2)", "  和绝张 4番",
+                     "  花牌 2番 × 2", "  = 8番", "  seat 2 (bot2) pays 8 to you (the discarder)"]
+
+
+@pytest.mark.parametrize("ruleset", ["koudian", "daqi", "jj"])
 def test_every_event_and_view_of_a_bots_hand_reads_without_a_python_repr(ruleset):
     # A whole hand played by bots: every event as seat 0 sees it, and seat 0's view after each.
     rs = rulesets.get(ruleset)
@@ -114,7 +125,7 @@ def test_every_event_and_view_of_a_bots_hand_reads_without_a_python_repr(ruleset
             shown += screen.event(data["type"], data["data"])
         if n % 25 == 0:
             shown += screen.view(reply, rs.view(fold(rs, log[: n + 1]), 0))
-    assert any(line.startswith("hand over") for line in shown)
+    assert any(line.startswith(("hand over", "  this hand")) for line in shown)
     assert any("on auto-play: seat 1 (bot1)" in line for line in shown)
     for line in shown:
         assert not REPR.search(line), line
