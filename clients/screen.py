@@ -125,7 +125,7 @@ def _mahjong_view(screen: Screen, reply: Any, v: Any) -> list[str]:
     lines = [f"hand {v.hands_played + 1} · dealer {screen.who(v.dealer)} · {v.wall_live} tiles left "
              f"in the wall · scores: {screen.scores(v.scores)}"]
     if getattr(v, "wild", None) is not None:
-        lines.append(f"混 (wild): {v.wild} (indicator {v.indicator})")
+        lines.append(f"混 wild: {v.wild} (the indicator {v.indicator})")
     flowers = [f"{screen.who(s)} {in_order(f)}" for s, f in enumerate(getattr(v, "flowers", ())) if f]
     if flowers:
         lines.append("flowers: " + ", ".join(flowers))
