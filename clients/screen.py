@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine.core.messages import message_to_json
+from engine.core.messages import decode, message_to_json, schema_version
 from engine.daqi.cards import SUIT_SYMBOLS
 from engine.daqi.settlement import OUTCOMES as DAQI_OUTCOMES
 from engine.mahjong.tiles import face_value, parse_tile
@@ -126,6 +126,11 @@ def _mahjong_view(screen: Screen, reply: Any, v: Any) -> list[str]:
              f"in the wall · scores: {screen.scores(v.scores)}"]
     if getattr(v, "wild", None) is not None:
         lines.append(f"混 wild: {v.wild} (the indicator {v.indicator})")
+    if getattr(v, "laizi", None) is not None:
+        lines.append(f"赖子 wild: {v.laizi} · skins {in_order(v.skins)} (the indicator {v.indicator})")
+    laid = [f"{screen.who(s)} {in_order(t)}" for s, t in enumerate(getattr(v, "laid", ())) if t]
+    if laid:
+        lines.append("laid out (赖子 and skins): " + ", ".join(laid))
     flowers = [f"{screen.who(s)} {in_order(f)}" for s, f in enumerate(getattr(v, "flowers", ())) if f]
     if flowers:
         lines.append("flowers: " + ", ".join(flowers))
@@ -133,7 +138,8 @@ def _mahjong_view(screen: Screen, reply: Any, v: Any) -> list[str]:
         melds = " ".join(meld(m.kind, m.tile) + ("" if m.source is None else f"←{m.source}")
                          for m in (v.melds[s] if s < len(v.melds) else ()))
         river = in_order(v.rivers[s]) if s < len(v.rivers) else ""
-        ready = " · ready (报听)" if s < len(v.ready) and v.ready[s] else ""
+        declared = getattr(v, "ready", ())  # wuhan has no 报听
+        ready = " · ready (报听)" if s < len(declared) and declared[s] else ""
         lines.append(f"  {screen.who(s):<16} {v.hand_sizes[s]:>2} tiles{ready}"
                      + (f" · melds {melds}" if melds else "") + f" · river: {river or '-'}")
     hand = tiles(v.hand)
@@ -287,6 +293,31 @@ def _jj_ended(screen: Screen, d: dict[str, Any]) -> list[str]:
     return [*lines, f"  this hand: {screen.scores(d['deltas'])}"]
 
 
+def _indicator(screen: Screen, d: dict[str, Any]) -> list[str]:
+    return [f"the indicator {d['indicator']}: 赖子 (wild) {d['laizi']}, skins {in_order(d['skins'])}"]
+
+
+def _laid_out(screen: Screen, d: dict[str, Any]) -> list[str]:
+    return [f"{screen.does(d['seat'], 'lay')} out {d['tile']} ({d['kong']})"]
+
+
+def _wuhan_result(screen: Screen, d: dict[str, Any]) -> list[str]:
+    if d["outcome"] == "draw" or d.get("settlement") is None:
+        lines = ["hand over: a draw (荒庄); nobody pays"]
+    else:
+        from engine.wuhan.game import explain  # each loser's amount as a formula
+
+        ended = decode("wuhan.HandEnded", schema_version("wuhan.HandEnded"), d)
+        how = {"self_draw": "by self-draw", "discard_win": "on a discard", "robbed_kong": "robbing a kong"}
+        source = f" from {screen.who(d['source'])}" if d.get("source") is not None else ""
+        lines = [f"hand over: {screen.does(d['winner'], 'win')} {how.get(d['outcome'], d['outcome'])} "
+                 f"with {d['tile']}{source}", *(f"  {line}" for line in explain(ended.settlement))]
+    for s, hand in enumerate(d.get("hands") or ()):
+        if hand:
+            lines.append(f"  {screen.who(s):<16} {tiles(hand)}")
+    return [*lines, f"  this hand: {screen.scores(d['deltas'])}"]
+
+
 def _match_ended(screen: Screen, d: dict[str, Any]) -> list[str]:
     return [f"the match is over: {screen.scores(d['scores'])}"]
 
@@ -429,6 +460,14 @@ _EVENTS: dict[str, Callable[[Screen, dict[str, Any]], list[str]]] = {
     "koudian.HandStarted": _koudian_started,
     "koudian.HandEnded": _koudian_result,
     "koudian.MatchEnded": _match_ended,
+    "wuhan.DealerChosen": _dealer_chosen,
+    "wuhan.HandStarted": _koudian_started,
+    "wuhan.IndicatorTurned": _indicator,
+    "wuhan.LaidOut": _laid_out,
+    "wuhan.ClaimWindowOpened": _claim_window,
+    "wuhan.Chowed": _chowed,
+    "wuhan.HandEnded": _wuhan_result,
+    "wuhan.MatchEnded": _match_ended,
     "jj.HandStarted": _jj_started,
     "jj.FlowerShown": _flower,
     "jj.Chowed": _chowed,

@@ -133,9 +133,9 @@ async def test_a_huge_ruleset_name_is_not_echoed_whole(server):
 async def test_an_unknown_ruleset_is_invalid_and_says_so(server):
     async with channel(server.address) as chan:
         ann = await Player.guest(chan, "ann")
-        err = await refused(ann.create_table("wuhan"))
+        err = await refused(ann.create_table("poker"))
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert "ruleset 'wuhan' is not implemented yet" in err.details()
+    assert "unknown ruleset 'poker'; known: koudian" in err.details()
 
 
 async def test_a_bad_option_is_invalid_and_named(server):

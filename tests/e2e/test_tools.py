@@ -77,6 +77,26 @@ def test_replay_from_past_the_tables_end_says_so(played_table):
     assert out.returncode == 1 and "--from 100000 is past its end" in out.stderr
 
 
+def test_replay_prints_a_wuhan_score_as_a_formula_per_loser(start_server):
+    server = start_server()
+    table_id = play_table(server, "wuhan")
+    out = run(["replay", table_id], server.env)
+    assert out.returncode == 0, out.stderr
+    assert "wuhan.IndicatorTurned" in out.stdout and "wuhan.HandEnded" in out.stdout
+    if "settlement: draw" not in out.stdout:  # a won hand: each loser's amount as arithmetic
+        assert "winner's multiplier" in out.stdout
+        assert len(re.findall(r"seat \d pays \d+ ×.* = \d+", out.stdout)) == 3
+    assert run(["verify", table_id], server.env).returncode == 0
+
+
+def test_play_wuhan_in_the_terminal(start_server):
+    server = start_server()
+    out = run(["play", "--ruleset", "wuhan"], server.env, stdin="chow 0x\n1\nquit\n", timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "your hand:" in out.stdout and "[1]" in out.stdout and "indicator" in out.stdout
+    assert "bad tile '0x'" in out.stdout
+
+
 def test_replay_of_a_jj_win_lists_every_fan_with_its_value(start_server):
     server = start_server()
     table_id = play_table(server, "jj")
@@ -157,7 +177,6 @@ def test_play_reminds_you_when_a_deadline_is_near(start_server):
 
 
 @pytest.mark.parametrize(("args", "says"), [
-    (["--ruleset", "wuhan"], "ruleset 'wuhan' is not implemented yet; playable: koudian, daqi, jj"),
     (["--ruleset", "poker"], "unknown ruleset 'poker'"),
     (["--bot", "clever"], "unknown bot 'clever'; choose greedy or random"),
     (["--option", "turn_timeout_ms"], "--option takes KEY=VALUE"),

@@ -17,7 +17,7 @@ from engine.driver import apply, bot_command, fold
 from engine.mahjong.tiles import parse_tiles
 from engine.selfplay import hand_secrets
 
-REPR = re.compile(r"\w+\(|None|\(\)|\[\]")
+REPR = re.compile(r"\b[A-Z][A-Za-z]+\(|None|\(\)|\[\]")  # Meld(...), None, (), []
 
 
 def test_a_hand_is_written_with_number_tiles_grouped_by_suit():
@@ -103,7 +103,7 @@ def test_a_jj_win_lists_every_fan_and_who_pays():
                      "  花牌 2番 × 2", "  = 8番", "  seat 2 (bot2) pays 8 to you (the discarder)"]
 
 
-@pytest.mark.parametrize("ruleset", ["koudian", "daqi", "jj"])
+@pytest.mark.parametrize("ruleset", ["koudian", "daqi", "wuhan", "jj"])
 def test_every_event_and_view_of_a_bots_hand_reads_without_a_python_repr(ruleset):
     # A whole hand played by bots: every event as seat 0 sees it, and seat 0's view after each.
     rs = rulesets.get(ruleset)
