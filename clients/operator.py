@@ -83,6 +83,10 @@ async def _replay(args: Any) -> int:
         admin = admin_player(chan, args.token_secret)
         steps = [s async for s in admin.admin.Replay(admin_pb2.ReplayRequest(table_id=table_id),
                                                       metadata=admin.metadata)]
+    if steps and first > steps[-1].version:
+        print(f"qipai replay: {table_id} has {steps[-1].version} events; --from {first} is past its end",
+              file=sys.stderr)
+        return 1
     lines = timeline(steps, show_hands)
     last = last or 10**12
     print("\n".join(text for owner, text in zip(_owners(lines), lines, strict=True) if first <= owner <= last))
@@ -125,7 +129,22 @@ def _run(coro: Any, address: str) -> int:
 
 def replay_main(args: Any) -> int:
     """`qipai replay TABLE_ID [--from N --to N] [--no-hands]`."""
+    problem = window_problem(args.first, args.last)
+    if problem:
+        print(f"qipai replay: {problem}", file=sys.stderr)
+        return 2
     return _run(_replay(args), args.grpc_addr)
+
+
+def window_problem(first: int, last: int) -> str | None:
+    """What is wrong with a `--from first --to last` window (`last` 0: to the end), if anything."""
+    if first < 1:
+        return f"--from {first}: event versions start at 1"
+    if last < 0:
+        return f"--to {last}: event versions start at 1 (0 or no --to: to the end)"
+    if last and first > last:
+        return f"--from {first} is after --to {last}: nothing to show"
+    return None
 
 
 def verify_main(args: Any) -> int:

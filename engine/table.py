@@ -415,7 +415,7 @@ def _sit(table: Table, cmd: Sit) -> list[Any]:
 def _leave(table: Table, cmd: Leave) -> list[Any]:
     seat = table.seat_of(cmd.player_id)
     if seat is None:
-        return []
+        raise RuleViolation("not_seated", "you are not seated at this table: there is nothing to leave")
     # Mid-hand the seat stays in the game and the server plays it; between hands it simply frees.
     return [PlayerLeft(seat, cmd.player_id), *_abandoned(table)]
 

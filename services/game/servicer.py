@@ -12,6 +12,7 @@ from typing import Any
 import grpc
 import structlog
 
+from engine import rulesets
 from engine.core import fairness
 from engine.core.contract import Status
 from engine.core.messages import encode, to_json
@@ -41,6 +42,36 @@ def _table_id(table_id: str) -> str:
     if not table_id.startswith(STREAM_PREFIX) or len(table_id) > MAX_ID_LENGTH:
         raise wire.BadRequest(f"not a table id: {table_id[:40]!r}")
     return table_id
+
+
+MAX_RULESET_NAME = 32
+
+
+def _check_new_table(ruleset: str, options: dict[str, Any], deal_json: str | None = None) -> None:
+    """A new table's ruleset, options and scenario deal, checked before anything is written: a
+    malformed request is INVALID_ARGUMENT naming its bad part (the table's own checks would
+    refuse it later as an illegal move)."""
+    if len(ruleset) > MAX_RULESET_NAME:
+        raise wire.BadRequest(f"no ruleset is called {ruleset[:MAX_RULESET_NAME]!r}… ({len(ruleset)} "
+                              f"characters); the rulesets are {', '.join(rulesets.available())}")
+    rs = rulesets.get(ruleset)  # UnknownRuleset: INVALID_ARGUMENT, naming the known ones
+    try:
+        rs.options(options)
+    except (ValueError, TypeError) as exc:
+        raise wire.BadRequest(f"options: {exc}") from None
+    if deal_json is None:
+        return
+    try:
+        deal = json.loads(deal_json)
+    except json.JSONDecodeError as exc:
+        raise wire.BadRequest(f"deal_json is not valid JSON: {exc}") from None
+    if not isinstance(deal, dict):
+        raise wire.BadRequest(f"deal_json must be a JSON object (the {ruleset} deal format of "
+                              f"docs/scenarios/{ruleset}.md), not a JSON {type(deal).__name__}")
+    try:
+        rs.fixed_deal(deal, b"check")
+    except (ValueError, TypeError, KeyError) as exc:
+        raise wire.BadRequest(f"deal_json: {exc}") from None
 
 
 def _response(table: Table, version: int, me: auth.Identity, duplicate: bool = False) -> game_pb2.TableResponse:
@@ -76,9 +107,10 @@ class AuthServicer(auth_pb2_grpc.AuthServicer):
 
     @unary
     async def GuestLogin(self, request: auth_pb2.GuestLoginRequest, context: Any) -> auth_pb2.LoginResponse:
-        name = request.name.strip()
-        if not 1 <= len(name) <= 32:
-            raise wire.BadRequest("a name is 1 to 32 characters")
+        try:
+            name = auth.guest_name(request.name)
+        except auth.InvalidName as exc:
+            raise wire.BadRequest(str(exc)) from None
         player_id = "guest-" + uuid.uuid4().hex[:12]
         token, exp = auth.issue(self.secret, player_id, auth.PLAYER, name)
         return auth_pb2.LoginResponse(token=token, player_id=player_id, expires_at=exp)
@@ -89,6 +121,7 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
     async def CreateTable(self, request: game_pb2.CreateTableRequest, context: Any) -> game_pb2.TableResponse:
         me = await self._caller()
         options = wire.options_from_struct(request.options) if request.HasField("options") else {}
+        _check_new_table(request.ruleset, options)
         command_id = _request_id(me, request.request_id)
         table_id = None
         if command_id:  # the same request id names the same table, so a retry finds it
@@ -177,6 +210,12 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
         if seat is None:
             raise Forbidden("only players seated at this table can watch it")
         structlog.contextvars.bind_contextvars(seat=seat)
+        if request.from_version > table.version:
+            # A version nobody was ever sent: waiting for it would hang until the client gives up.
+            latest = await self.tables.store.stream_version(table_id)
+            if request.from_version > latest:
+                raise wire.BadRequest(f"from_version {request.from_version} is beyond the table's "
+                                      f"version {latest}: resume from the last version you received")
         had_legal, status = True, None
         async for batch in self.tables.watch(table_id, seat, request.from_version):
             update = game_pb2.TableUpdate(version=batch.version, events=[
@@ -239,11 +278,8 @@ class AdminServicer(_Limited, admin_pb2_grpc.AdminServicer):
     @unary
     async def CreateFixedTable(self, request: admin_pb2.CreateFixedTableRequest, context: Any) -> game_pb2.TableResponse:
         me = await self._admin()
-        try:
-            json.loads(request.deal_json)
-        except json.JSONDecodeError as exc:
-            raise wire.BadRequest(f"deal_json is not valid JSON: {exc}") from None
         options = wire.options_from_struct(request.options) if request.HasField("options") else {}
+        _check_new_table(request.ruleset, options, request.deal_json)
         command_id = _request_id(me, request.request_id)
         table_id = None
         if command_id:
