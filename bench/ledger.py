@@ -97,7 +97,7 @@ async def _ours(url: str, schema: str, args: argparse.Namespace, run: str) -> tu
 
         async def pair(c: int, n: int) -> None:
             a, b = _pair(rng, args.accounts)
-            await ledger.post(Transfer(f"test/{run}-p{c}-{n}", f"player/a{a}", f"player/a{b}", 1, "test"))
+            await ledger.post(Transfer(f"test/{run}-p{c}-{n}", f"player/a{a}", f"player/a{b}", 1, "transfer"))
 
         async def hot(c: int, n: int) -> None:
             a = rng.randrange(args.accounts)

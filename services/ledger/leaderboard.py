@@ -173,7 +173,8 @@ class RedisLeaderboards(Leaderboards):
         await self._redis.set(self._built_key, "1")
 
     async def top(self, name: str, start: int, stop: int) -> list[Entry]:
-        rows = await self._redis.zrevrange(self._key(name), start, stop, withscores=True)
+        rows: list[tuple[bytes, float]] = await self._redis.zrevrange(  # type: ignore[assignment]
+            self._key(name), start, stop, withscores=True)
         return [Entry(start + i + 1, p.decode(), int(s)) for i, (p, s) in enumerate(rows)]
 
     async def find(self, name: str, player_id: str) -> Entry:

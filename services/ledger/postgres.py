@@ -241,12 +241,9 @@ class PostgresLedger(LedgerStore):
         async with self._connection() as conn:
             if account == accounts.HOUSE:
                 cur = await conn.execute(
-                    "SELECT sum(balance)::bigint, count(*) FROM ledger_accounts"
+                    "SELECT coalesce(sum(balance), 0)::bigint FROM ledger_accounts"
                     " WHERE account LIKE 'house/%%' AND currency = %s", (currency,))
-                total, n = await cur.fetchone()  # type: ignore[misc]
-                if n == 0:
-                    raise UnknownAccount(account, currency)
-                return int(total)
+                return int((await cur.fetchone())[0])  # type: ignore[index]
             cur = await conn.execute(
                 "SELECT balance FROM ledger_accounts WHERE account = %s AND currency = %s", (account, currency))
             row = await cur.fetchone()
@@ -368,7 +365,7 @@ async def _migrate(conn: psycopg.AsyncConnection, schema: str) -> None:
             " version integer PRIMARY KEY, name text NOT NULL, checksum text NOT NULL,"
             " applied_at timestamptz NOT NULL DEFAULT now())")
         cur = await conn.execute("SELECT version, checksum FROM ledger_migrations")
-        applied = dict(await cur.fetchall())
+        applied: dict[int, str] = dict(await cur.fetchall())
         for migration in wanted:
             if migration.version in applied:
                 migrations.verify(migration, applied[migration.version])

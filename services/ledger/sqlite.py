@@ -99,10 +99,8 @@ class SqliteLedger(LedgerStore):
         async with self._store.transaction() as tx:
             if account == accounts.HOUSE:
                 rows = await tx.execute(
-                    "SELECT coalesce(sum(balance), 0), count(*) FROM ledger_accounts"
+                    "SELECT coalesce(sum(balance), 0) FROM ledger_accounts"
                     " WHERE account LIKE 'house/%' AND currency = ?", (currency,))
-                if rows[0][1] == 0:
-                    raise UnknownAccount(account, currency)
                 return int(rows[0][0])
             rows = await tx.execute(
                 "SELECT balance FROM ledger_accounts WHERE account = ? AND currency = ?", (account, currency))
@@ -117,8 +115,9 @@ class SqliteLedger(LedgerStore):
     async def history(
         self, account: str, currency: str = accounts.CHIPS, before: int | None = None, limit: int = 50
     ) -> list[Posted]:
+        params: tuple[str, ...] = ()
         if account == accounts.HOUSE:
-            match, params = "LIKE 'house/%'", ()
+            match = "LIKE 'house/%'"
         else:
             match, params = "= ?", (account,)
         query = (f"SELECT {TRANSFER_COLUMNS} FROM ledger_transfers WHERE (debit {match} OR credit {match})"

@@ -110,7 +110,8 @@ class LedgerStore(abc.ABC):
 
     @abc.abstractmethod
     async def balance(self, account: str, currency: str = accounts.CHIPS) -> int:
-        """The account's balance (the house: the sum of its shards); raises `UnknownAccount`."""
+        """The account's balance; raises `UnknownAccount`. The house always exists: its balance
+        is the sum of its shards (0 before its first transfer in that currency)."""
 
     @abc.abstractmethod
     async def get(self, transfer_id: str) -> Posted | None:

@@ -55,11 +55,15 @@ LANGUAGE plpgsql AS $$
 BEGIN
     INSERT INTO ledger_accounts (account, currency, overdraft)
     SELECT DISTINCT x.account, r.currency, x.account LIKE 'house/%'
-    FROM jsonb_to_recordset(batch) AS r(debit text, credit text, currency text, open_credit boolean),
+    FROM jsonb_to_recordset(batch) AS r(id text, debit text, credit text, currency text, open_credit boolean),
          LATERAL (VALUES (r.debit, r.debit LIKE 'house/%'),
                          (r.credit, r.credit LIKE 'house/%' OR coalesce(r.open_credit, false)))
              AS x(account, wanted)
+    -- A credit is opened only for a new transfer that can go ahead: a refused one leaves no trace.
     WHERE x.wanted
+      AND NOT EXISTS (SELECT 1 FROM ledger_transfers t WHERE t.id = r.id)
+      AND (r.debit LIKE 'house/%' OR EXISTS (
+          SELECT 1 FROM ledger_accounts a WHERE a.account = r.debit AND a.currency = r.currency))
     ORDER BY 1, 2
     ON CONFLICT DO NOTHING;
 
@@ -79,13 +83,14 @@ BEGIN
             EXISTS (SELECT 1 FROM ledger_accounts a
                     WHERE a.account = r.debit AND a.currency = r.currency) AS has_debit,
             EXISTS (SELECT 1 FROM ledger_accounts a
-                    WHERE a.account = r.credit AND a.currency = r.currency) AS has_credit
+                    WHERE a.account = r.credit AND a.currency = r.currency) AS has_credit,
+            EXISTS (SELECT 1 FROM ledger_transfers t WHERE t.id = r.id) AS known
         FROM jsonb_to_recordset(batch) AS r(i int, id text, debit text, credit text, currency text,
                                             amount bigint, kind text, reason text, details jsonb)
     ), ins AS (
         INSERT INTO ledger_transfers AS t (id, debit, credit, currency, amount, kind, reason, details)
         SELECT req.id, req.debit, req.credit, req.currency, req.amount, req.kind, req.reason, req.details
-        FROM req WHERE req.has_debit AND req.has_credit ORDER BY req.i
+        FROM req WHERE req.has_debit AND req.has_credit AND NOT req.known ORDER BY req.i
         -- Not a silent skip: the caller is told 'exists' and compares the stored transfer.
         ON CONFLICT (id) DO NOTHING
         RETURNING t.id, t.sequence, t.debit, t.credit, t.currency, t.amount, t.posted_at
@@ -101,6 +106,7 @@ BEGIN
     )
     SELECT req.i,
         CASE WHEN ins.id IS NOT NULL THEN 'posted'
+             WHEN req.known THEN 'exists'
              WHEN NOT req.has_debit THEN 'unknown_debit'
              WHEN NOT req.has_credit THEN 'unknown_credit'
              ELSE 'exists' END,

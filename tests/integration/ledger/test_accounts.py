@@ -6,7 +6,13 @@ import asyncio
 
 import pytest
 
-from services.ledger.errors import InsufficientFunds, InvalidTransfer, NotAllowed, TransferConflict, UnknownAccount
+from services.ledger.errors import (
+    InsufficientFunds,
+    InvalidTransfer,
+    NotAllowed,
+    TransferConflict,
+    UnknownAccount,
+)
 
 from .conftest import operator, player
 

@@ -19,7 +19,7 @@ def grant(player: str, amount: int, key: str = "") -> Transfer:
 
 
 def pay(key: str, payer: str, payee: str, amount: int) -> Transfer:
-    return Transfer(f"test/{key}", f"player/{payer}", f"player/{payee}", amount, "test")
+    return Transfer(f"test/{key}", f"player/{payer}", f"player/{payee}", amount, "transfer")
 
 
 async def test_a_grant_from_the_house_opens_the_player_account_and_the_house_goes_below_zero(ledger):
