@@ -37,6 +37,7 @@ from .store import (
     AuditReport,
     LedgerStore,
     audit_report,
+    opens,
     same_or_conflict,
 )
 from .transfers import Posted, Transfer, stored
@@ -224,15 +225,17 @@ class PostgresLedger(LedgerStore):
                 result = exc
             _settle(pending.future, result)
 
-    async def post_in(self, tx: Any, transfers: Sequence[Transfer], *, open_credit: bool = False) -> list[Posted]:
+    async def post_in(self, tx: Any, transfers: Sequence[Transfer], *,
+                      open_credit: bool | Sequence[bool] = False) -> list[Posted]:
         conn: psycopg.AsyncConnection = tx.connection
         self._batches += 1
-        requests = [_request(i, t, open_credit, self._batches) for i, t in enumerate(transfers)]
+        flags = opens(open_credit, len(transfers))
+        requests = [_request(i, t, flags[i], self._batches) for i, t in enumerate(transfers)]
         try:
             async with conn.transaction():  # a savepoint: an overdraft leaves `tx` usable
                 outcomes = await _call_post(conn, requests)
         except psycopg.errors.CheckViolation:
-            raise await _first_overdraft(conn, transfers, open_credit, self._batches) from None
+            raise await _first_overdraft(conn, transfers, flags, self._batches) from None
         return [await _decided(conn, t, outcome) for t, outcome in zip(transfers, outcomes, strict=True)]
 
     # Reading.
@@ -317,7 +320,7 @@ async def _insufficient(conn: psycopg.AsyncConnection, t: Transfer) -> Insuffici
 
 
 async def _first_overdraft(
-    conn: psycopg.AsyncConnection, transfers: Sequence[Transfer], open_credit: bool, shard: int
+    conn: psycopg.AsyncConnection, transfers: Sequence[Transfer], flags: list[bool], shard: int
 ) -> InsufficientFunds:
     """Which transfer of a refused batch overdraws: post them one by one, then undo them all."""
     error: InsufficientFunds | None = None
@@ -326,7 +329,7 @@ async def _first_overdraft(
             for i, t in enumerate(transfers):
                 try:
                     async with conn.transaction():
-                        await _call_post(conn, [_request(i, t, open_credit, shard)])
+                        await _call_post(conn, [_request(i, t, flags[i], shard)])
                 except psycopg.errors.CheckViolation:
                     error = await _insufficient(conn, t)
                     break

@@ -1,9 +1,12 @@
 """The ledger inside `qipai serve`: open its store and leaderboards next to the event store,
-rebuild the boards when their store is empty, and register the gRPC service."""
+rebuild the boards when their store is empty, register the gRPC service and run the settlement
+consumer in the background."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import asyncio
+import contextlib
+from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
@@ -14,17 +17,30 @@ from .config import ledger_settings
 from .leaderboard import open_leaderboards
 from .service import LedgerService
 from .servicer import LedgerServicer
+from .settlement import SettlementConsumer
 from .store import open_ledger
 
 
 @dataclass
 class LedgerResource:
     service: LedgerService
+    consumer: SettlementConsumer
+    _stop: asyncio.Event = field(default_factory=asyncio.Event)
+    _task: asyncio.Task | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self.consumer.run(self._stop), name="ledger settlement")
 
     async def drain(self) -> None:
-        return None
+        """Stop consuming (another ledger process takes the lock over)."""
+        self._stop.set()
+        if self._task is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
 
     async def close(self) -> None:
+        await self.drain()
         await self.service.boards.close()
         await self.service.store.close()
 
@@ -45,7 +61,10 @@ async def open_ledger_service(event_store: Any, settings: Any) -> LedgerService:
 
 
 async def start_ledger(server: grpc.aio.Server, backends: Any, settings: Any) -> LedgerResource:
-    """Open the ledger and add its servicer to `server`; close the returned resource on stop."""
+    """Open the ledger, add its servicer to `server` and start settling; close the returned
+    resource on stop."""
     service = await open_ledger_service(backends.store, settings)
     ledger_pb2_grpc.add_LedgerServicer_to_server(LedgerServicer(service), server)
-    return LedgerResource(service)
+    resource = LedgerResource(service, SettlementConsumer(backends.store, service))
+    resource.start()
+    return resource

@@ -28,6 +28,7 @@ from .store import (
     LedgerStore,
     audit_report,
     details_json,
+    opens,
     same_or_conflict,
 )
 from .transfers import Posted, Transfer, stored
@@ -92,8 +93,10 @@ class SqliteLedger(LedgerStore):
         async with self._store.transaction() as tx:
             return await _post(tx, transfer, open_credit)
 
-    async def post_in(self, tx: Any, transfers: Sequence[Transfer], *, open_credit: bool = False) -> list[Posted]:
-        return [await _post(tx, t, open_credit) for t in transfers]
+    async def post_in(self, tx: Any, transfers: Sequence[Transfer], *,
+                      open_credit: bool | Sequence[bool] = False) -> list[Posted]:
+        return [await _post(tx, t, flag) for t, flag in zip(transfers, opens(open_credit, len(transfers)),
+                                                            strict=True)]
 
     async def balance(self, account: str, currency: str = accounts.CHIPS) -> int:
         async with self._store.transaction() as tx:

@@ -80,6 +80,14 @@ def same_or_conflict(wanted: Transfer, stored: Posted) -> Posted:
     return stored
 
 
+def opens(open_credit: bool | Sequence[bool], n: int) -> list[bool]:
+    """`post_in`'s `open_credit`, one flag per transfer."""
+    flags = [open_credit] * n if isinstance(open_credit, bool) else list(open_credit)
+    if len(flags) != n:
+        raise ValueError(f"{len(flags)} open_credit flags for {n} transfers")
+    return flags
+
+
 def details_json(transfer: Transfer) -> str:
     return json.dumps(dict(transfer.details), ensure_ascii=False, sort_keys=True)
 
@@ -104,9 +112,12 @@ class LedgerStore(abc.ABC):
         go below zero. A failed transfer moves nothing."""
 
     @abc.abstractmethod
-    async def post_in(self, tx: Any, transfers: Sequence[Transfer], *, open_credit: bool = False) -> list[Posted]:
+    async def post_in(self, tx: Any, transfers: Sequence[Transfer], *,
+                      open_credit: bool | Sequence[bool] = False) -> list[Posted]:
         """Post `transfers` inside `tx`, an event-store `Transaction` on the same database (a
-        subscription's batch): they commit or roll back with it. Raises like `post`."""
+        subscription's batch): they commit or roll back with it. `open_credit` may be given per
+        transfer. Raises like `post`; on Postgres the accounts of the whole list are locked in
+        one fixed order, so two transactions posting lists never deadlock each other."""
 
     @abc.abstractmethod
     async def balance(self, account: str, currency: str = accounts.CHIPS) -> int:
