@@ -8,6 +8,11 @@ and the same two loads through the naive reference: one transaction per transfer
 `--naive-pool` connections. `ratio_vs_naive` = ours / naive on the random-pairs load.
 Afterwards the ledger's audit must hold (every balance = its postings, the sum is 0).
 
+`settlement_lag_p99_ms`: the settlement consumer follows the event log while `--tables` tables
+each append a hand result (three payments) every `--hand-interval` seconds; the lag is from a
+hand's result committed in the log to its transfers committed. The hand results are synthetic
+(the game service does not emit them yet), appended straight to the event store.
+
     .venv/bin/python bench/ledger.py [--quick] [--seconds S] [--clients 64] [--accounts 10000]
 
 Uses `QIPAI_BENCH_DATABASE_URL` (default: the local test database) in a throwaway schema.
@@ -32,8 +37,15 @@ from psycopg_pool import AsyncConnectionPool
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import services.ledger.table_events as chips  # noqa: E402
 from bench._report import table, write  # noqa: E402
+from engine.core.messages import encode  # noqa: E402
+from services.eventstore import NewEvent, open_event_store  # noqa: E402
+from services.ledger.config import LedgerSettings  # noqa: E402
+from services.ledger.leaderboard import MemoryLeaderboards  # noqa: E402
 from services.ledger.postgres import PostgresLedger  # noqa: E402
+from services.ledger.service import LedgerService  # noqa: E402
+from services.ledger.settlement import SettlementConsumer  # noqa: E402
 from services.ledger.transfers import Transfer  # noqa: E402
 
 DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/test"
@@ -152,6 +164,59 @@ async def _naive(url: str, schema: str, args: argparse.Namespace, run: str) -> t
     return pairs, hots
 
 
+def _new(event: object) -> NewEvent:
+    name, version, data = encode(event)
+    return NewEvent(name, data, schema_version=version)
+
+
+async def _settlement(url: str, schema: str, args: argparse.Namespace, run: str) -> dict:
+    """Settlement lag with the consumer running while tables append hand results."""
+    events = await open_event_store(url, schema=schema)
+    ledger = await PostgresLedger.open(url, schema=schema, max_size=args.pool)
+    service = LedgerService(ledger, MemoryLeaderboards(), LedgerSettings())
+    consumer = SettlementConsumer(events, service)
+    stop = asyncio.Event()
+    consuming = asyncio.create_task(consumer.run(stop))
+    rng = random.Random(2)
+    hands = 0
+
+    async def table(n: int) -> None:
+        nonlocal hands
+        stream, names = f"table-{run}-{n}", [f"s{run}-{n}-{seat}" for seat in range(4)]
+        for name in names:
+            await ledger.post(Transfer(f"grant/{name}", "house", f"player/{name}", 10_000, "grant"), open_credit=True)
+        version = await events.append(stream, 0, [_new(chips.StackBoughtIn(s, p, 1000, 1))
+                                                  for s, p in enumerate(names)])
+        stop_at = time.perf_counter() + args.seconds
+        hand = 0
+        await asyncio.sleep(rng.random() * args.hand_interval)
+        while time.perf_counter() < stop_at:
+            hand += 1
+            winner = rng.randrange(4)
+            payments = tuple(chips.SeatPayment(loser, winner, 1, "self_draw", names[loser], names[winner])
+                             for loser in range(4) if loser != winner)
+            version = await events.append(stream, version, [_new(chips.HandSettled(hand, "koudian", payments))])
+            hands += 1
+            await asyncio.sleep(args.hand_interval)
+
+    print(f"settlement: {args.tables} tables, a hand each every {args.hand_interval:g} s ...",
+          file=sys.stderr, flush=True)
+    try:
+        await asyncio.gather(*(table(n) for n in range(args.tables)))
+        await asyncio.sleep(2.0)  # let the consumer finish the last hands
+    finally:
+        stop.set()
+        await consuming
+        await ledger.close()
+        await events.close()
+    lags = sorted(consumer.lag_ms)
+    if not lags:
+        raise SystemExit("the settlement consumer settled no hand")
+    return {"hands": hands, "settled": len(lags), "p50": round(lags[len(lags) // 2], 1),
+            "p99": round(lags[min(len(lags) - 1, int(len(lags) * 0.99))], 1),
+            "hands_per_s": round(hands / args.seconds, 1)}
+
+
 async def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--quick", action="store_true", help="3 s per load, 2,000 accounts")
@@ -160,6 +225,8 @@ async def main() -> int:
     p.add_argument("--accounts", type=int, default=10_000)
     p.add_argument("--pool", type=int, default=6, help="our pool size (batches in flight = pool - 1)")
     p.add_argument("--naive-pool", type=int, default=16)
+    p.add_argument("--tables", type=int, default=200, help="tables appending hand results (settlement lag)")
+    p.add_argument("--hand-interval", type=float, default=1.0, help="seconds between a table's hands")
     args = p.parse_args()
     if args.quick:
         args.seconds, args.accounts = 3.0, 2_000
@@ -169,6 +236,7 @@ async def main() -> int:
     try:
         pairs, hots, audit_ok = await _ours(url, schema, args, run)
         naive_pairs, naive_hots = await _naive(url, schema, args, run)
+        settled = await _settlement(url, schema, args, run)
     finally:
         async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
             await conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
@@ -179,6 +247,8 @@ async def main() -> int:
          hots["p99_ms"], naive_hots["p99_ms"], hots["cpu_us_per_op"]],
     ]))
     print(f"clients {args.clients}, accounts {args.accounts:,}, {args.seconds:g} s per load; audit ok: {audit_ok}")
+    print(f"settlement lag: p50 {settled['p50']} ms, p99 {settled['p99']} ms over {settled['settled']:,} hands"
+          f" ({settled['hands_per_s']} hands/s from {args.tables} tables; synthetic hand results)")
     figures = {
         "transfers_per_s": pairs["per_s"], "hot_transfers_per_s": hots["per_s"],
         "naive_transfers_per_s": naive_pairs["per_s"], "naive_hot_transfers_per_s": naive_hots["per_s"],
@@ -188,6 +258,8 @@ async def main() -> int:
         "naive_p99_ms": naive_pairs["p99_ms"], "cpu_us_per_transfer": pairs["cpu_us_per_op"],
         "hot_cpu_us_per_transfer": hots["cpu_us_per_op"], "clients": args.clients,
         "accounts": args.accounts, "seconds_per_load": args.seconds, "audit_ok": int(audit_ok),
+        "settlement_lag_p50_ms": settled["p50"], "settlement_lag_p99_ms": settled["p99"],
+        "settlement_hands_per_s": settled["hands_per_s"], "settlement_hands": settled["settled"],
     }
     print(f"wrote {write('ledger', figures)}")
     return 0 if audit_ok else 1

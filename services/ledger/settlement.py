@@ -16,6 +16,8 @@ import time
 from collections.abc import AsyncIterator
 from typing import Any
 
+from prometheus_client import Counter, Histogram
+
 from services.eventstore import CheckpointMoved, EventStore, RecordedEvent, StoreUnavailable
 from services.observability import log
 
@@ -27,6 +29,11 @@ from .transfers import Posted, Transfer
 SUBSCRIPTION = "ledger-settlement"
 TABLE_STREAM = "table-"
 BOUGHT_IN, SETTLED, CASHED_OUT = "table.StackBoughtIn", "table.HandSettled", "table.StackCashedOut"
+
+SETTLEMENT_LAG = Histogram(
+    "qipai_ledger_settlement_lag_seconds", "From a hand's result in the log to its transfers committed",
+    buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30))
+SETTLED_TRANSFERS = Counter("qipai_ledger_settled_transfers_total", "Transfers posted by settlement", ["kind"])
 
 
 def transfers_of(event: RecordedEvent) -> list[tuple[Transfer, bool]]:
@@ -121,9 +128,14 @@ class SettlementConsumer:
     async def _project(self) -> None:
         """Called once the pending batch has committed: lag figures and leaderboard scores."""
         now = time.time()
-        self.lag_ms += [(now - t) * 1000 for t in self._pending_times]
-        del self.lag_ms[:-10_000]
+        for t in self._pending_times:
+            self.lag_ms.append((now - t) * 1000)
+            SETTLEMENT_LAG.observe(now - t)
+        del self.lag_ms[:-100_000]
         pending, self._pending, self._pending_times = self._pending, [], []
+        for posted in pending:
+            if posted.created:
+                SETTLED_TRANSFERS.labels(posted.transfer.kind).inc()
         if pending:
             await self.service.project(pending)
 
