@@ -20,6 +20,7 @@ from .transfers import MAX_REASON_LENGTH, Posted, Transfer, amount
 
 Clock = Callable[[], datetime]
 MAX_REQUEST_ID = 200
+WELCOMED_CACHE = 100_000
 
 
 def utc_now() -> datetime:
@@ -52,6 +53,8 @@ class LedgerService:
                 await self.store.balance(name)
             except UnknownAccount:
                 return  # opened by the first chips someone sends
+        if len(self._welcomed) >= WELCOMED_CACHE:  # a cache: forgetting only costs a lookup
+            self._welcomed.clear()
         self._welcomed.add(player_id)
 
     async def visible_account(self, caller: Identity, account: str) -> str:
@@ -72,7 +75,12 @@ class LedgerService:
     async def balance(self, caller: Identity, account: str, currency: str) -> tuple[str, str, int]:
         name = await self.visible_account(caller, account)
         currency = accounts.currency(currency or accounts.CHIPS)
-        return name, currency, await self.store.balance(name, currency)
+        try:
+            return name, currency, await self.store.balance(name, currency)
+        except UnknownAccount:
+            if accounts.owner_player(name) == caller.player_id:
+                return name, currency, 0  # your own account, before its first chips
+            raise
 
     async def history(self, caller: Identity, account: str, currency: str, page_size: int,
                       page_token: str) -> tuple[list[Posted], str]:

@@ -108,3 +108,13 @@ async def test_history_pages_newest_first_with_a_cursor(service):
     assert token3 == ""
     with pytest.raises(InvalidTransfer, match="page_token"):
         await service.history(ANN, "", "", 2, "garbage!")
+
+
+async def test_without_a_welcome_grant_a_new_players_balance_is_zero_and_nothing_is_posted(ledger, clock):
+    from services.ledger.config import LedgerSettings
+    from services.ledger.leaderboard import MemoryLeaderboards
+    from services.ledger.service import LedgerService
+
+    service = LedgerService(ledger, MemoryLeaderboards(), LedgerSettings(welcome_chips=0), clock)
+    assert await service.balance(ANN, "", "") == ("player/ann", "chips", 0)
+    assert (await service.store.audit()).transfers == 0
