@@ -89,6 +89,11 @@ class SettlementConsumer:
             except (StoreUnavailable, LedgerUnavailable, OSError) as exc:
                 log.warning("settlement_paused", error=str(exc))
                 await _sleep_unless(stop, 1.0)
+            except Exception as exc:
+                # An event the ledger refuses (an overdraft, an account never opened) stops
+                # settlement at that event, loudly, rather than skip it: retried until fixed.
+                log.error("settlement_failed", error=repr(exc))
+                await _sleep_unless(stop, 5.0)
 
     async def catch_up(self) -> int:
         """Post everything in the log now (tests, the CLI); returns how many events were read."""
