@@ -189,3 +189,18 @@ async def test_settled_hands_reach_the_leaderboards(node):
     _, top, me, _, players = await consumer.service.leaderboard(player("ann"), "koudian", "all", 10, 0)
     assert players == 4 and me.chips_won == net["ann"]
     assert [e.chips_won for e in top] == sorted((net[name] for name in PLAYERS), reverse=True)
+
+
+async def test_a_payment_from_a_seat_that_never_bought_in_stops_settlement_there_and_posts_nothing(node):
+    from services.ledger.errors import UnknownAccount
+
+    consumer = await node()
+    await fund(consumer)
+    await consumer.events.append("table-t1", 0, [new(HandSettled(1, "koudian", (
+        SeatPayment(1, 0, 10, "discard_win", "bob", "ann"),)))])
+    with pytest.raises(UnknownAccount, match="table/t1/seat/1"):
+        for _ in range(100):  # on Postgres the event may take a moment to be readable
+            await consumer.catch_up()
+            await asyncio.sleep(0.05)
+    assert (await consumer.service.store.audit()).transfers == 4
+    assert await consumer.events.checkpoint(SUBSCRIPTION) < (await consumer.events.read_stream("table-t1"))[0].position
