@@ -34,6 +34,7 @@ test: protos
 lint: protos
 	@$(VENV)/bin/ruff check engine services clients tests bench
 	@$(VENV)/bin/mypy engine services clients
+	@$(VENV)/bin/mypy --strict engine
 
 $(VENV)/.bench: $(VENV)/.installed
 	@echo "==> installing the benchmarks' reference libraries"

@@ -252,20 +252,8 @@ async def play_seat(player: Player, table_id: str, bot: str = "greedy", seed: in
     return sent
 
 
-_VIEW_CLASSES: dict[str, type] = {}
-
-
 def engine_view(rs: Any, reply: game_pb2.ViewResponse) -> Any:
-    cls = _VIEW_CLASSES.get(rs.name)
-    if cls is None:
-        cls = _VIEW_CLASSES[rs.name] = _view_class(rs.name)
-    return wire.view_from_proto(rs.name, reply.view, cls)
-
-
-def _view_class(name: str) -> type:
-    import importlib
-
-    return importlib.import_module(f"engine.{name}.view").View
+    return wire.view_from_proto(rs.name, reply.view, rs.view_type)
 
 
 async def admin_replay(admin: Player, table_id: str) -> list[admin_pb2.ReplayStep]:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from typing import cast
 
-from engine.core.contract import Ruleset
+from engine.core.contract import AnyRuleset
 
 _PACKAGES = {
     "koudian": "engine.koudian",
@@ -19,7 +20,7 @@ class UnknownRuleset(LookupError):
     """A ruleset name that is not one of ours (or not implemented yet)."""
 
 
-def get(name: str) -> Ruleset:
+def get(name: str) -> AnyRuleset:
     """The ruleset called `name`."""
     package = _PACKAGES.get(name)
     if package is None:
@@ -30,7 +31,7 @@ def get(name: str) -> Ruleset:
         if exc.name and package.startswith(exc.name):
             raise UnknownRuleset(f"ruleset {name!r} is not implemented yet") from None
         raise
-    return module.RULESET
+    return cast(AnyRuleset, module.RULESET)
 
 
 def available() -> list[str]:

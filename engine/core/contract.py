@@ -1,8 +1,9 @@
 """The engine contract every ruleset implements (see DESIGN.md, "The engine").
 
-A ruleset is a module-level object satisfying `Ruleset`. State is an immutable value; the service
-and the tools only ever: create a table (`create`), fold events (`evolve`), ask for decisions
-(`decide`), and read through `status`, `deadline`, `legal_actions`, `view` and `redact`.
+A ruleset is a module-level object satisfying `Ruleset[State, Command, Event, View]` (the package
+layout is docs/rulesets.md). State is an immutable value; the service and the tools only ever:
+create a table (`create`), fold events (`evolve`), ask for decisions (`decide`), and read through
+`status`, `deadline`, `legal_actions`, `view`, `redact` and the deck commitment methods.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import enum
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from engine.core.messages import command
 
@@ -63,14 +64,33 @@ class HandResult:
     deltas: tuple[int, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class DeckReveal:
+    """A hand's deck order (notation tokens, as committed to) and salt, revealed at its end."""
+
+    order: tuple[str, ...]
+    salt: bytes
+
+
+S = TypeVar("S")  # the ruleset's State (union of its phases)
+C = TypeVar("C")  # its Command
+E = TypeVar("E")  # its Event
+V = TypeVar("V")  # its View
+
 Bot = Callable[[Any, Sequence[Any], random.Random], Any]
-"""A bot: given a seat's view and that seat's legal commands, pick one (using only `rng`)."""
+"""A bot: given a seat's view and that seat's legal commands, pick one (using only `rng`);
+None lets the 托管 default stand (or the deal go on)."""
 
 
 @runtime_checkable
-class Ruleset(Protocol):
+class Ruleset(Protocol[S, C, E, V]):
+    """A game's rules as the service and the tools drive them. `engine.core.package.Package`
+    implements it from a package laid out as docs/rulesets.md says."""
+
     name: str
     bots: Mapping[str, Bot]
+    view_type: type[V]
+    """The class `view` returns (clients decode views into it)."""
 
     def options(self, overrides: Mapping[str, Any] | None = None) -> Any:
         """The frozen options object, defaults overridden; bad keys or values raise ValueError."""
@@ -78,43 +98,53 @@ class Ruleset(Protocol):
     def seats(self, options: Any) -> int:
         """How many players sit at a table with these options."""
 
-    def create(self, table_id: str, options: Any) -> list[Any]:
+    def create(self, table_id: str, options: Any) -> list[E]:
         """The table's first event(s), recording the options."""
 
-    def initial(self) -> Any:
+    def initial(self) -> S:
         """The state before the first event (evolve the creation events onto it)."""
 
-    def decide(self, state: Any, cmd: Any) -> list[Any]:
+    def decide(self, state: S, cmd: C) -> list[E]:
         """Validate `cmd` against the rules and return the resulting events, or raise RuleViolation."""
 
-    def evolve(self, state: Any, ev: Any) -> Any:
+    def evolve(self, state: S, ev: E) -> S:
         """Apply one event; total, no validation. Replay is `functools.reduce(evolve, events, initial())`."""
 
-    def status(self, state: Any) -> Status: ...
+    def status(self, state: S) -> Status: ...
 
-    def deadline(self, state: Any) -> Deadline | None: ...
+    def deadline(self, state: S) -> Deadline | None: ...
 
-    def legal_actions(self, state: Any, seat: int) -> list[Any]:
+    def legal_actions(self, state: S, seat: int) -> list[C]:
         """Every legal command for `seat` now (empty when it is not that seat's decision)."""
 
-    def view(self, state: Any, seat: int | None) -> Any:
+    def view(self, state: S, seat: int | None) -> V:
         """What `seat` may see (None: a spectator); never another seat's hidden cards or tiles."""
 
-    def redact(self, ev: Any, seat: int | None) -> Any | None:
+    def redact(self, ev: E, seat: int | None) -> E | None:
         """The event as `seat` may see it, or None when it reveals nothing to that seat."""
 
-    def command_seat(self, cmd: Any) -> int | None:
+    def command_seat(self, cmd: C) -> int | None:
         """The seat a command acts for (None: the table clock / server)."""
 
-    def parse_command(self, spec: Mapping[str, Any]) -> Any:
+    def parse_command(self, spec: Mapping[str, Any]) -> C:
         """A command from its human form, e.g. `{"seat": 0, "action": "discard", "tile": "5m"}`
         (scenario files, the terminal client); bad specs raise ValueError naming the bad part."""
 
-    def fixed_deal(self, deal: Mapping[str, Any], salt: bytes) -> Any:
+    def fixed_deal(self, deal: Mapping[str, Any], salt: bytes) -> C:
         """A command that deals the hand described by a scenario `deal` instead of a shuffle."""
 
-    def hand_result(self, state: Any) -> HandResult | None:
+    def hand_result(self, state: S) -> HandResult | None:
         """The result of the most recently finished hand, or None before any hand has ended."""
 
-    def check(self, state: Any) -> list[str]:
+    def check(self, state: S) -> list[str]:
         """Invariant violations of `state` (conservation, zero-sum...): empty when all hold."""
+
+    def deck_commitment(self, ev: E) -> str | None:
+        """The deck commitment `ev` publishes (a hand's start), else None."""
+
+    def deck_reveal(self, ev: E) -> DeckReveal | None:
+        """The deck order and salt `ev` reveals (a hand's end), else None."""
+
+
+AnyRuleset = Ruleset[Any, Any, Any, Any]
+"""A ruleset of any game (what `engine.rulesets.get` returns)."""

@@ -76,10 +76,13 @@ def value(name: str, version: int = 1) -> Callable[[type[T]], type[T]]:
     return _register("value", name, version)
 
 
-def upcaster(name: str, from_version: int) -> Callable[[Callable[[dict], dict]], Callable[[dict], dict]]:
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def upcaster(name: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
     """Register a function turning data of `name` at `from_version` into `from_version + 1`."""
 
-    def wrap(fn: Callable[[dict], dict]) -> Callable[[dict], dict]:
+    def wrap(fn: Upcaster) -> Upcaster:
         _upcasters[(name, from_version)] = fn
         return fn
 
@@ -269,7 +272,7 @@ def _from_json(tp: Any, data: Any) -> Any:
 
 def from_json(cls: type[T], data: Any) -> T:
     """A value of `cls` (any dataclass with type hints) from its JSON form."""
-    return _from_json(cls, data)
+    return typing.cast(T, _from_json(cls, data))
 
 
 def message_from_json(data: dict[str, Any]) -> Any:

@@ -1,8 +1,13 @@
 """吕梁打七 (`daqi`): five players, two decks, trumps bid with 7s during the deal, a hidden friend.
 
 The spec is the design docs' rules/daqi.md; docs/rules/daqi.md lists the decisions beyond it.
+The files follow docs/rulesets.md.
 """
 
-from engine.daqi.ruleset import RULESET, DaqiRuleset
+from engine.core.package import Package
 
-__all__ = ["RULESET", "DaqiRuleset"]
+from . import bots, choices, commands, events, game, invariants, notation, options, state, view
+
+RULESET: Package[state.State, commands.Command, events.Event, view.View] = Package("daqi", options, state, commands, events, game, choices, view, notation, bots, invariants)
+
+__all__ = ["RULESET"]

@@ -1,122 +1,25 @@
 """Bots for 打七, with the contract's signature `bot(view, legal_actions, rng) -> command | None`.
 
 While the cards are dealt, bidding is optional: the driver offers a seat its possible bids and a
-bot returns None to let the deal go on. Also the safe burial and the timeout plays (托管) that
-`deadline` offers.
+bot returns None to let the deal go on. They bury and discard as auto-play does (choices.py).
 """
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Sequence
 from typing import Any
 
 from engine.daqi.bidding import bid_rank, bid_suit
-from engine.daqi.cards import CARDS, Card
+from engine.daqi.cards import Card
+from engine.daqi.choices import cheapest, safe_bury
 from engine.daqi.commands import Bid, Bury, Pass, PlayCards
-from engine.daqi.follow import legal_follows, legal_leads
-from engine.daqi.phases import BOTTOM_SIZE
 from engine.daqi.points import POINTS
 from engine.daqi.trick import winning_index
 from engine.daqi.trumps import TRUMP, Trumps
 
 DEAL_BID_CHANCE = 0.1
 """How often the random bot shows a bid it could make while the cards are dealt (per card)."""
-
-
-def _sorted(cards: Sequence[int]) -> tuple[Card, ...]:
-    return tuple(CARDS[c] for c in sorted(cards))
-
-
-# ---- burying ---------------------------------------------------------------------------------
-
-
-def safe_bury(hand: Sequence[int], trumps: Trumps) -> tuple[Card, ...]:
-    """8 cards a careful 庄家 buries: side cards before trumps, no points if avoidable, short
-    suits first (a void lets one trump), unpaired and low cards first."""
-    strength, follow = trumps.strengths, trumps.follow_suits
-    counts: dict[int, int] = {}
-    suit_len: dict[int, int] = {}
-    for c in hand:
-        counts[c] = counts.get(c, 0) + 1
-        suit_len[follow[c]] = suit_len.get(follow[c], 0) + 1
-    order = sorted(
-        hand,
-        key=lambda c: (
-            follow[c] == TRUMP,
-            POINTS[c] > 0,
-            strength[c] >= 13,
-            counts[c] == 2,
-            suit_len[follow[c]],
-            strength[c],
-            c,
-        ),
-    )
-    return _sorted(order[:BOTTOM_SIZE])
-
-
-def burials(hand: Sequence[int], trumps: Trumps) -> list[tuple[Card, ...]]:
-    """A few distinct burials covering the choices that matter (any 8 held cards are legal):
-    the safe one, the 8 weakest cards, the 8 richest side cards, and the 8 lowest by id."""
-    strength, follow = trumps.strengths, trumps.follow_suits
-    options = [
-        safe_bury(hand, trumps),
-        _sorted(sorted(hand, key=lambda c: (strength[c], c))[:BOTTOM_SIZE]),
-        _sorted(sorted(hand, key=lambda c: (follow[c] == TRUMP, -POINTS[c], c))[:BOTTOM_SIZE]),
-        _sorted(sorted(hand)[:BOTTOM_SIZE]),
-    ]
-    return list(dict.fromkeys(options))
-
-
-# ---- playing ---------------------------------------------------------------------------------
-
-
-def _cost_table(trumps: Trumps) -> tuple[int, ...]:
-    # One int per card ordering plays by (points, trumps, strength) when summed over a play:
-    # a play has at most 20 trumps (< 1000) and strength below 1000.
-    strength, follow = trumps.strengths, trumps.follow_suits
-    return tuple(
-        POINTS[c] * 1_000_000 + (follow[c] == TRUMP) * 1000 + strength[c]
-        for c in range(len(strength))
-    )
-
-
-_COSTS = {suit: _cost_table(Trumps(suit)) for suit in (0, 1, 2, 3, None)}
-
-
-def cheapest(plays: Sequence[tuple[Card, ...]], trumps: Trumps) -> tuple[Card, ...]:
-    """The play that gives away least: fewest points, then fewest trumps, then weakest cards
-    (the timeout default and the bots' discard)."""
-    cost = _COSTS[trumps.trump_suit]
-    return min(plays, key=lambda p: (sum([cost[c] for c in p]), p))
-
-
-def default_lead(hand: Sequence[int], trumps: Trumps) -> tuple[Card, ...]:
-    """The timeout lead: the lowest single, a side card without points if there is one."""
-    return cheapest([(CARDS[c],) for c in set(hand)], trumps)
-
-
-@functools.lru_cache(maxsize=64)
-def follows(
-    hand: tuple[Card, ...], lead: tuple[Card, ...], trumps: Trumps, options: Any
-) -> tuple[tuple[Card, ...], ...]:
-    """`follow.legal_follows`, remembered: the timeout default, the legal actions and the bot
-    all ask for the same answers to the same trick."""
-    return tuple(legal_follows(hand, lead, trumps, options))
-
-
-@functools.lru_cache(maxsize=64)
-def leads(hand: tuple[Card, ...], trumps: Trumps, options: Any) -> tuple[tuple[Card, ...], ...]:
-    """`follow.legal_leads`, remembered (see `follows`)."""
-    return tuple(legal_leads(hand, trumps, options))
-
-
-def default_follow(
-    hand: tuple[Card, ...], lead: tuple[Card, ...], trumps: Trumps, options: Any
-) -> tuple[Card, ...]:
-    """The timeout answer to `lead`: the legal play that gives away least."""
-    return cheapest(follows(hand, lead, trumps, options), trumps)
 
 
 # ---- bidding ---------------------------------------------------------------------------------

@@ -19,13 +19,13 @@ A tractor ranks by its top pair's place on its line: a dropped-in 主7 counts as
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from engine.core.messages import value
 from engine.daqi.cards import BIG_JOKER_ID, CARDS, KINDS, SMALL_JOKER_ID, SUITS, Card
-from engine.daqi.options import DaqiOptions
+from engine.daqi.options import Options
 from engine.daqi.trumps import TRUMP, Trumps
 
 _SIDE_RANKS = (3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14)
@@ -100,11 +100,11 @@ def _lines(trump_suit: int | None, chain: bool) -> dict[int, tuple[_Line, ...]]:
 _LINES = {(suit, chain): _lines(suit, chain) for suit in (*SUITS, None) for chain in (False, True)}
 
 
-def _lines_of(trumps: Trumps, options: DaqiOptions) -> dict[int, tuple[_Line, ...]]:
+def _lines_of(trumps: Trumps, options: Options) -> dict[int, tuple[_Line, ...]]:
     return _LINES[(trumps.trump_suit, options.trump_chain_tractors)]
 
 
-def tractor_top(pair_kinds: Sequence[int], suit: int, trumps: Trumps, options: DaqiOptions) -> int | None:
+def tractor_top(pair_kinds: Sequence[int], suit: int, trumps: Trumps, options: Options) -> int | None:
     """The rank of the tractor made of one pair of each kind in `pair_kinds` (all of follow suit
     `suit`), or None when they are not one contiguous run on a line."""
     n = len(pair_kinds)
@@ -128,7 +128,7 @@ def tractor_top(pair_kinds: Sequence[int], suit: int, trumps: Trumps, options: D
     return best
 
 
-def classify(cards: Sequence[int], trumps: Trumps, options: DaqiOptions) -> Combo | None:
+def classify(cards: Sequence[int], trumps: Trumps, options: Options) -> Combo | None:
     """The combination `cards` form, or None when they are not a single, a pair or a tractor."""
     n = len(cards)
     if n == 0:
@@ -160,7 +160,9 @@ def pairs_in(cards: Iterable[int]) -> tuple[Card, ...]:
     return tuple(CARDS[k] for k in range(KINDS) if counts[k] >= 2)
 
 
-def _runs(pair_kinds: set[int], suit: int, trumps: Trumps, options: DaqiOptions, length: int):
+def _runs(
+    pair_kinds: set[int], suit: int, trumps: Trumps, options: Options, length: int
+) -> Iterator[tuple[int, ...]]:
     """Every run of `length` held pairs, as tuples of kinds (may repeat across lines)."""
     for line in _lines_of(trumps, options)[suit]:
         held = [[k for k in kinds if k in pair_kinds] for kinds in line.levels]
@@ -171,7 +173,7 @@ def _runs(pair_kinds: set[int], suit: int, trumps: Trumps, options: DaqiOptions,
 
 
 def tractors_in(
-    cards: Iterable[int], trumps: Trumps, options: DaqiOptions, pairs: int | None = None
+    cards: Iterable[int], trumps: Trumps, options: Options, pairs: int | None = None
 ) -> list[tuple[Card, ...]]:
     """Every distinct tractor `cards` contain (of exactly `pairs` pairs if given, else of any
     length), each as its cards sorted by id."""
@@ -189,7 +191,7 @@ def tractors_in(
     return [tuple(CARDS[k] for k in run for _ in (0, 1)) for run in sorted(found)]
 
 
-def longest_tractor(pair_kinds: Iterable[int], suit: int, trumps: Trumps, options: DaqiOptions) -> int:
+def longest_tractor(pair_kinds: Iterable[int], suit: int, trumps: Trumps, options: Options) -> int:
     """The most pairs in one tractor made of the held `pair_kinds` of follow suit `suit` (0 or 1
     when they form no tractor)."""
     held = set(pair_kinds)
@@ -206,7 +208,7 @@ def longest_tractor(pair_kinds: Iterable[int], suit: int, trumps: Trumps, option
     return best
 
 
-def components(cards: Sequence[int], trumps: Trumps, options: DaqiOptions) -> tuple[tuple[Combo, tuple[Card, ...]], ...] | None:
+def components(cards: Sequence[int], trumps: Trumps, options: Options) -> tuple[tuple[Combo, tuple[Card, ...]], ...] | None:
     """How a play of one suit splits into combinations (for 甩牌, several led at once): the
     longest tractors first (the highest among equals), then pairs, then singles; each as
     `(combo, its cards)`, largest and highest first. None when the cards are not of one suit."""
@@ -246,7 +248,7 @@ def components(cards: Sequence[int], trumps: Trumps, options: DaqiOptions) -> tu
 
 
 def cover(
-    shape: Sequence[Combo], cards: Sequence[int], trumps: Trumps, options: DaqiOptions
+    shape: Sequence[Combo], cards: Sequence[int], trumps: Trumps, options: Options
 ) -> tuple[int, tuple[Card, ...]] | None:
     """Take from `cards` one combination for each part of a throw's `shape` (largest first),
     each the highest of its shape still free: `(top of the first one, the cards taken)`, or None

@@ -1,19 +1,17 @@
-"""The orders a 打七 table accepts, and their human form for scenario files and terminals.
+"""The orders a 打七 table accepts (their human form is notation.py).
 
-`StartHand` (engine.core) deals a shuffled hand; `DealFixedHand` deals a scripted one.
+`StartHand` (engine.core) deals a shuffled hand; `FixedDeal` deals a scripted one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
+from engine.core.contract import StartHand
 from engine.core.messages import command
-from engine.daqi.cards import Card, parse_cards
+from engine.daqi.cards import Card
 
 
 @command("daqi.DealFixedHand")
-class DealFixedHand:
+class FixedDeal:
     """Deal `deck` (108 cards: the 100 dealt in order, then the bottom) from `dealer`, the card
     at `flip_index` (0..99) face up. Scenario files and tests; the service shuffles."""
 
@@ -59,34 +57,9 @@ class PlayCards:
     cards: tuple[Card, ...]
 
 
-_WITH_CARDS = {"bid": Bid, "bury": Bury, "play": PlayCards}
-_ACTIONS = ("deal_next", "bid", "pass", "bury", "play")
+Command = StartHand | FixedDeal | DealNext | Bid | Pass | Bury | PlayCards
 
 
-def parse_command(spec: Mapping[str, Any]) -> Any:
-    """A command from its human form: `{"action": "deal_next"}`, `{"seat": 1, "action": "bid",
-    "cards": "♥7 ♥7"}`, `{"seat": 0, "action": "bury", "cards": "..."}`, `{"seat": 0, "action":
-    "play", "cards": "♠A ♠A"}`, `{"seat": 2, "action": "pass"}`. Raises ValueError naming the
-    bad part."""
-    if not isinstance(spec, Mapping):
-        raise ValueError("a command is an object with an 'action'")
-    action = spec.get("action")
-    if action not in _ACTIONS:
-        raise ValueError(f"unknown action {action!r}; daqi actions: {', '.join(_ACTIONS)}")
-    allowed = {"action"} if action == "deal_next" else {"action", "seat"}
-    if action in _WITH_CARDS:
-        allowed.add("cards")
-    unknown = set(spec) - allowed
-    if unknown:
-        raise ValueError(f"action {action!r} takes no {', '.join(sorted(unknown))}")
-    if action == "deal_next":
-        return DealNext()
-    seat = spec.get("seat")
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 5:
-        raise ValueError(f"action {action!r} needs a 'seat' 0..4, got {seat!r}")
-    if action == "pass":
-        return Pass(seat)
-    text = spec.get("cards")
-    if not isinstance(text, str):
-        raise ValueError(f"action {action!r} needs 'cards' as text, e.g. \"♠A ♠A\"")
-    return _WITH_CARDS[action](seat, parse_cards(text))
+def command_seat(cmd: Command) -> int | None:
+    """The seat a command acts for (None: a deal or the table clock)."""
+    return None if isinstance(cmd, StartHand | FixedDeal | DealNext) else cmd.seat

@@ -3,16 +3,17 @@ server's log holds them, `redact` blanks them for a seat (see view.py)."""
 
 from __future__ import annotations
 
+from engine.core.contract import DeckReveal
 from engine.core.messages import event
 from engine.daqi.cards import Card
 from engine.daqi.friend import Partnership
-from engine.daqi.options import DaqiOptions
+from engine.daqi.options import Options
 
 
 @event("daqi.TableCreated")
 class TableCreated:
     table_id: str
-    options: DaqiOptions
+    options: Options
 
 
 @event("daqi.HandStarted")
@@ -137,3 +138,19 @@ class HandEnded:
     deltas: tuple[int, ...]
     deck: tuple[Card, ...]
     salt: bytes
+
+
+Event = (
+    TableCreated | HandStarted | CardDealt | BidMade | Passed | BiddingClosed | BottomTaken
+    | BottomBuried | PlayStarted | CardsPlayed | ThrowFailed | FriendRevealed | TrickWon | HandEnded
+)
+
+
+def deck_commitment(ev: Event) -> str | None:
+    """The commitment a hand's start publishes."""
+    return ev.commitment if isinstance(ev, HandStarted) else None
+
+
+def deck_reveal(ev: Event) -> DeckReveal | None:
+    """The deck's order and the salt a hand's end reveals."""
+    return DeckReveal(tuple(str(c) for c in ev.deck), ev.salt) if isinstance(ev, HandEnded) else None

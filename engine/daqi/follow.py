@@ -37,7 +37,7 @@ from engine.daqi.combos import (
     tractor_top,
     tractors_in,
 )
-from engine.daqi.options import DaqiOptions
+from engine.daqi.options import Options
 from engine.daqi.points import POINTS
 from engine.daqi.trumps import TRUMP, Trumps
 
@@ -70,7 +70,7 @@ def _check_held(hand: Sequence[int], play: Sequence[int]) -> None:
         raise RuleViolation("cards_not_held", f"you do not hold {', '.join(words)}")
 
 
-def check_lead(hand: Sequence[int], play: Sequence[int], trumps: Trumps, options: DaqiOptions) -> None:
+def check_lead(hand: Sequence[int], play: Sequence[int], trumps: Trumps, options: Options) -> None:
     """None when `play` may lead a trick, else RuleViolation saying why."""
     if not play:
         raise RuleViolation("wrong_card_count", "you must play at least one card")
@@ -90,7 +90,7 @@ def check_lead(hand: Sequence[int], play: Sequence[int], trumps: Trumps, options
     )
 
 
-def lead_combo(lead: Sequence[int], trumps: Trumps, options: DaqiOptions) -> Combo:
+def lead_combo(lead: Sequence[int], trumps: Trumps, options: Options) -> Combo:
     """The combination a lead forms; for a throw (several combinations of one suit), a
     combination of kind "throw" with the throw's suit, its pairs counted and its largest part's
     top; ValueError when the cards are no lead."""
@@ -104,7 +104,7 @@ def lead_combo(lead: Sequence[int], trumps: Trumps, options: DaqiOptions) -> Com
 
 
 def check_follow(
-    hand: Sequence[int], lead: Sequence[int], play: Sequence[int], trumps: Trumps, options: DaqiOptions
+    hand: Sequence[int], lead: Sequence[int], play: Sequence[int], trumps: Trumps, options: Options
 ) -> None:
     """None when `play` follows `lead` legally from `hand`, else RuleViolation saying why."""
     combo = lead_combo(lead, trumps, options)
@@ -157,7 +157,7 @@ def check_follow(
 
 
 def is_legal_follow(
-    hand: Sequence[int], lead: Sequence[int], play: Sequence[int], trumps: Trumps, options: DaqiOptions
+    hand: Sequence[int], lead: Sequence[int], play: Sequence[int], trumps: Trumps, options: Options
 ) -> bool:
     try:
         check_follow(hand, lead, play, trumps, options)
@@ -166,7 +166,7 @@ def is_legal_follow(
     return True
 
 
-def is_legal_lead(hand: Sequence[int], play: Sequence[int], trumps: Trumps, options: DaqiOptions) -> bool:
+def is_legal_lead(hand: Sequence[int], play: Sequence[int], trumps: Trumps, options: Options) -> bool:
     try:
         check_lead(hand, play, trumps, options)
     except RuleViolation:
@@ -186,7 +186,7 @@ def _play(cards: Sequence[int]) -> Play:
     return tuple(CARDS[c] for c in sorted(cards))
 
 
-def legal_leads(hand: Sequence[int], trumps: Trumps, options: DaqiOptions) -> list[Play]:
+def legal_leads(hand: Sequence[int], trumps: Trumps, options: Options) -> list[Play]:
     """Every distinct single, pair and tractor in `hand`."""
     kinds = sorted(set(hand))
     plays: list[Play] = [(CARDS[k],) for k in kinds]
@@ -202,7 +202,7 @@ def legal_follows(
     hand: Sequence[int],
     lead: Sequence[int],
     trumps: Trumps,
-    options: DaqiOptions,
+    options: Options,
     limit: int = DEFAULT_LIMIT,
 ) -> list[Play]:
     """Legal answers to `lead` built from the hand's structure; complete when the rules leave at
@@ -267,7 +267,7 @@ def _throw_follows(
 
 
 def _trump_throw_answer(
-    pool: Sequence[int], lead: Sequence[int], trumps: Trumps, options: DaqiOptions
+    pool: Sequence[int], lead: Sequence[int], trumps: Trumps, options: Options
 ) -> list[Play]:
     """A void player's trump play covering the throw's shape with the highest trumps held."""
     parts = components(lead, trumps, options) or ()
@@ -276,7 +276,7 @@ def _trump_throw_answer(
 
 
 def failed_throw(
-    throw: Sequence[int], other_hands: Sequence[Sequence[int]], trumps: Trumps, options: DaqiOptions
+    throw: Sequence[int], other_hands: Sequence[Sequence[int]], trumps: Trumps, options: Options
 ) -> Play | None:
     """For a throw (甩牌), the part the leader must play instead because another player holds a
     higher combination of its shape in the led suit: the smallest such part (fewest cards, then
@@ -292,7 +292,7 @@ def failed_throw(
     return min(beaten)[2] if beaten else None
 
 
-def _beats(hand: Sequence[int], combo: Combo, trumps: Trumps, options: DaqiOptions) -> bool:
+def _beats(hand: Sequence[int], combo: Combo, trumps: Trumps, options: Options) -> bool:
     """Whether `hand` holds a higher combination of `combo`'s shape and suit."""
     follow = trumps.follow_suits
     strength = trumps.strengths
@@ -308,7 +308,7 @@ def _beats(hand: Sequence[int], combo: Combo, trumps: Trumps, options: DaqiOptio
     )
 
 
-def _trump_answers(pool: Sequence[int], combo: Combo, trumps: Trumps, options: DaqiOptions) -> list[Play]:
+def _trump_answers(pool: Sequence[int], combo: Combo, trumps: Trumps, options: Options) -> list[Play]:
     """The void player's trump plays of the lead's shape (毙)."""
     trumps_held = [c for c in pool if trumps.follow_suits[c] == TRUMP]
     if combo.kind == "pair":

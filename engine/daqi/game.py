@@ -1,7 +1,7 @@
-"""decide and evolve: the rules of a 打七 hand from the deal to the settlement.
+"""create, decide and evolve: the rules of a 打七 hand from the deal to the settlement.
 
-`decide(state, cmd)` checks a command and returns its events or raises RuleViolation;
-`evolve(state, event)` applies one event and does nothing else (replay is a fold).
+`decide(state, cmd)` checks a command and returns its events or raises RuleViolation, folding
+them as it goes; `evolve(state, event)` applies one event and does nothing else (replay is a fold).
 """
 
 from __future__ import annotations
@@ -10,12 +10,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
+from engine.core import errors
 from engine.core.contract import HandResult, StartHand
 from engine.core.errors import RuleViolation
+from engine.core.log import Log
 from engine.daqi.bidding import bid_rank, bid_suit
 from engine.daqi.cards import CARDS, Card, format_cards, suit_of
 from engine.daqi.combos import classify
-from engine.daqi.commands import Bid, Bury, DealFixedHand, DealNext, Pass, PlayCards
+from engine.daqi.commands import Bid, Bury, Command, DealNext, FixedDeal, Pass, PlayCards
 from engine.daqi.deal import check_fixed_deck, fixed_hand, receiver, shuffled_hand
 from engine.daqi.events import (
     BiddingClosed,
@@ -24,6 +26,7 @@ from engine.daqi.events import (
     BottomTaken,
     CardDealt,
     CardsPlayed,
+    Event,
     FriendRevealed,
     HandEnded,
     HandStarted,
@@ -35,7 +38,10 @@ from engine.daqi.events import (
 )
 from engine.daqi.follow import check_follow, check_lead, failed_throw
 from engine.daqi.friend import partnership, reveals_friend
-from engine.daqi.phases import (
+from engine.daqi.options import Options
+from engine.daqi.points import points
+from engine.daqi.settlement import OUTCOMES, deltas, grade, kou_di_multiplier, taker_points
+from engine.daqi.state import (
     BOTTOM_SIZE,
     DEALT,
     SEATS,
@@ -44,17 +50,19 @@ from engine.daqi.phases import (
     Deal,
     Dealing,
     FinalBids,
+    Hands,
     NoTable,
     Overcalling,
     Playing,
     SeatCards,
+    State,
     Table,
     Waiting,
 )
-from engine.daqi.points import points
-from engine.daqi.settlement import OUTCOMES, deltas, grade, kou_di_multiplier, taker_points
 from engine.daqi.trick import trick_winner
 from engine.daqi.trumps import Trumps
+
+_Log = Log[State, Event]
 
 # ---- helpers on hands ------------------------------------------------------------------------
 
@@ -77,7 +85,7 @@ def without(hand: Sequence[Card], cards: Sequence[int]) -> tuple[Card, ...]:
     return tuple(rest)
 
 
-def _with(hands: tuple, seat: int, hand: tuple) -> tuple:
+def _with(hands: Hands, seat: int, hand: tuple[Card, ...]) -> Hands:
     return hands[:seat] + (hand,) + hands[seat + 1 :]
 
 
@@ -85,22 +93,36 @@ def _sorted_cards(cards: Sequence[int]) -> tuple[Card, ...]:
     return tuple(CARDS[c] for c in sorted(cards))
 
 
-def _seat(cmd: Any) -> int:
-    seat = cmd.seat
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
-        raise RuleViolation("no_such_seat", f"there is no seat {seat!r} at this table (0..4)")
-    return seat
+def _seat(cmd: Bid | Pass | Bury | PlayCards) -> int:
+    return errors.check_seat(cmd.seat, SEATS)
 
 
 # ---- decide ----------------------------------------------------------------------------------
 
 
-def decide(state: Any, cmd: Any) -> list[Any]:
-    """The events `cmd` causes in `state`; RuleViolation when the rules forbid it."""
+def create(table_id: str, options: Options) -> list[Event]:
+    """The creation event, recording the options."""
+    return [TableCreated(table_id, options)]
+
+
+def decide(state: State, cmd: Command) -> list[Event]:
+    """The events `cmd` causes in `state`; RuleViolation when the rules forbid it. The events are
+    folded as they are written (engine.core.log), so each step reads the state the last made."""
     handler = _DECIDERS.get((type(state), type(cmd)))
     if handler is None:
         raise _out_of_phase(state, cmd)
-    return handler(state, cmd)
+    log: _Log = Log(state, evolve)
+    handler(state, cmd, log)
+    return log.events
+
+
+def is_legal(state: State, cmd: Command) -> bool:
+    """Whether `decide` accepts `cmd` (for UIs and bots checking a play of their own)."""
+    try:
+        decide(state, cmd)
+    except RuleViolation:
+        return False
+    return True
 
 
 _PHASE_WORDS = {
@@ -113,8 +135,8 @@ _PHASE_WORDS = {
     Playing: "the hand is being played",
 }
 _COMMAND_CODES = {
-    StartHand: "hand_in_progress",
-    DealFixedHand: "hand_in_progress",
+    StartHand: errors.HAND_IN_PROGRESS,
+    FixedDeal: errors.HAND_IN_PROGRESS,
     DealNext: "not_dealing",
     Bid: "bidding_closed",
     Pass: "nothing_to_pass",
@@ -123,14 +145,14 @@ _COMMAND_CODES = {
 }
 
 
-def _out_of_phase(state: Any, cmd: Any) -> RuleViolation:
+def _out_of_phase(state: State, cmd: Command) -> RuleViolation:
     code = _COMMAND_CODES.get(type(cmd))
     if code is None:
-        return RuleViolation("unknown_command", f"{type(cmd).__name__} is not a 打七 command")
-    if isinstance(state, Waiting | NoTable) and code != "hand_in_progress":
-        code = "no_hand_in_progress"
-    if isinstance(state, NoTable) and code == "hand_in_progress":
-        code = "no_table"
+        return RuleViolation(errors.UNKNOWN_COMMAND, f"{type(cmd).__name__} is not a 打七 command")
+    if isinstance(state, Waiting | NoTable) and code != errors.HAND_IN_PROGRESS:
+        code = errors.NO_HAND_IN_PROGRESS
+    if isinstance(state, NoTable) and code == errors.HAND_IN_PROGRESS:
+        code = errors.NO_TABLE
     if isinstance(state, Dealing) and isinstance(cmd, Pass):
         return RuleViolation(
             "nothing_to_pass",
@@ -139,29 +161,29 @@ def _out_of_phase(state: Any, cmd: Any) -> RuleViolation:
     return RuleViolation(code, f"not now: {_PHASE_WORDS[type(state)]}")
 
 
-def _start_hand(state: Waiting, cmd: StartHand) -> list[Any]:
+def _start_hand(state: Waiting, cmd: StartHand, log: _Log) -> None:
     table = state.table
-    return [shuffled_hand(table.hands_played + 1, table.next_dealer, cmd.seed, cmd.salt)]
+    log.add(shuffled_hand(table.hands_played + 1, table.next_dealer, cmd.seed, cmd.salt))
 
 
-def _deal_fixed(state: Waiting, cmd: DealFixedHand) -> list[Any]:
+def _deal_fixed(state: Waiting, cmd: FixedDeal, log: _Log) -> None:
     try:
         check_fixed_deck(cmd.deck, cmd.flip_index, cmd.dealer)
     except ValueError as exc:
-        raise RuleViolation("bad_deal", str(exc)) from None
-    return [fixed_hand(state.table.hands_played + 1, cmd)]
+        raise RuleViolation(errors.BAD_DEAL, str(exc)) from None
+    log.add(fixed_hand(state.table.hands_played + 1, cmd))
 
 
-def _deal_next(state: Dealing, cmd: DealNext) -> list[Any]:
+def _deal_next(state: Dealing, cmd: DealNext, log: _Log) -> None:
     deal, index = state.deal, state.dealt
-    return [
+    log.add(
         CardDealt(
             index=index,
             seat=receiver(deal.dealer, index),
             card=deal.deck[index],
             face_up=index == deal.flip_index,
         )
-    ]
+    )
 
 
 def _describe_bid(bid: SeatCards) -> str:
@@ -198,41 +220,41 @@ def _bid_made(bids: Bids, seat: int, cards: Sequence[int]) -> BidMade:
     )
 
 
-def _bid_while_dealing(state: Dealing, cmd: Bid) -> list[Any]:
+def _bid_while_dealing(state: Dealing, cmd: Bid, log: _Log) -> None:
     seat = _seat(cmd)
     check_bid(state.hands[seat], state.bids, seat, cmd.cards)
-    return [_bid_made(state.bids, seat, cmd.cards)]
+    log.add(_bid_made(state.bids, seat, cmd.cards))
 
 
-def _bid_in_window(state: FinalBids, cmd: Bid) -> list[Any]:
+def _bid_in_window(state: FinalBids, cmd: Bid, log: _Log) -> None:
     seat = _seat(cmd)
     if state.passed[seat]:
         raise RuleViolation(
             "already_passed", "you passed: you may bid again only after another player bids"
         )
     check_bid(state.hands[seat], state.bids, seat, cmd.cards)
-    return [_bid_made(state.bids, seat, cmd.cards)]
+    log.add(_bid_made(state.bids, seat, cmd.cards))
 
 
-def _close_bidding(deal: Deal, bids: Bids) -> list[Any]:
-    if bids.best is None:
-        closed = BiddingClosed(deal.flip_seat, suit_of(deal.flip_card), by_flip=True)
-    else:
-        closed = BiddingClosed(bids.best.seat, bid_suit(bids.best.cards))
-    return [closed, BottomTaken(closed.declarer, deal.bottom)]
-
-
-def _pass_in_window(state: FinalBids, cmd: Pass) -> list[Any]:
+def _pass_in_window(state: FinalBids, cmd: Pass, log: _Log) -> None:
     seat = _seat(cmd)
     if state.passed[seat]:
         raise RuleViolation("already_passed", "you have already passed")
-    events: list[Any] = [Passed(seat)]
-    if all(state.passed[s] or s == seat for s in range(SEATS)):
-        events += _close_bidding(state.deal, state.bids)
-    return events
+    log.add(Passed(seat))
+    after = log.state
+    assert isinstance(after, FinalBids)
+    if not all(after.passed):
+        return
+    deal, best = after.deal, after.bids.best
+    if best is None:
+        closed = BiddingClosed(deal.flip_seat, suit_of(deal.flip_card), by_flip=True)
+    else:
+        closed = BiddingClosed(best.seat, bid_suit(best.cards))
+    log.add(closed)
+    log.add(BottomTaken(closed.declarer, deal.bottom))
 
 
-def _bury(state: Burying, cmd: Bury) -> list[Any]:
+def _bury(state: Burying, cmd: Bury, log: _Log) -> None:
     seat = _seat(cmd)
     if seat != state.declarer:
         raise RuleViolation("not_declarer", "only the 庄家 buries the bottom")
@@ -240,61 +262,56 @@ def _bury(state: Burying, cmd: Bury) -> list[Any]:
         raise RuleViolation(
             "wrong_bury_count", f"bury exactly 8 cards (you chose {len(cmd.cards)})"
         )
-    hand = state.hands[seat]
-    if not holds(hand, cmd.cards):
+    if not holds(state.hands[seat], cmd.cards):
         raise RuleViolation("cards_not_held", f"you do not hold {format_cards(cmd.cards)}")
-    buried = _sorted_cards(cmd.cards)
-    events: list[Any] = [BottomBuried(seat, buried)]
-    if state.again or state.bids.overcalled:
-        hands = _with(state.hands, seat, without(hand, buried))
-        events.append(_play_started(state.declarer, state.trumps, hands, buried))
-    return events
+    log.add(BottomBuried(seat, _sorted_cards(cmd.cards)))
+    _play_once_everyone_asked(log)
 
 
-def _play_started(
-    declarer: int, trumps: Trumps, hands: Sequence[Sequence[int]], bottom: Sequence[int]
-) -> PlayStarted:
-    suit = trumps.trump_suit
-    return PlayStarted(declarer, suit, partnership(declarer, suit, hands, bottom))
+def _play_once_everyone_asked(log: _Log) -> None:
+    """Play starts once the extra overcall has gone round (at once when there is none to ask)."""
+    after = log.state
+    assert isinstance(after, Overcalling)
+    if after.asked < SEATS:
+        return
+    suit = after.trumps.trump_suit
+    log.add(
+        PlayStarted(after.declarer, suit, partnership(after.declarer, suit, after.hands, after.bottom))
+    )
 
 
-def _overcall_turn(state: Overcalling, cmd: Any) -> int:
+def _overcall_turn(state: Overcalling, cmd: Bid | Pass) -> int:
     seat = _seat(cmd)
     if seat != state.turn:
         raise RuleViolation(
-            "not_your_turn",
+            errors.NOT_YOUR_TURN,
             f"the overcall goes round in play order: it is seat {state.turn}'s turn",
         )
     return seat
 
 
-def _overcall(state: Overcalling, cmd: Bid) -> list[Any]:
+def _overcall(state: Overcalling, cmd: Bid, log: _Log) -> None:
     seat = _overcall_turn(state, cmd)
     check_bid(state.hands[seat], state.bids, seat, cmd.cards)
     made = _bid_made(state.bids, seat, cmd.cards)
-    return [
-        made,
-        BiddingClosed(seat, bid_suit(made.cards)),
-        BottomTaken(seat, state.bottom),
-    ]
+    log.add(made)
+    log.add(BiddingClosed(seat, bid_suit(made.cards)))
+    log.add(BottomTaken(seat, state.bottom))
 
 
-def _overcall_pass(state: Overcalling, cmd: Pass) -> list[Any]:
+def _overcall_pass(state: Overcalling, cmd: Pass, log: _Log) -> None:
     seat = _overcall_turn(state, cmd)
-    events: list[Any] = [Passed(seat)]
-    if state.asked + 1 == SEATS:
-        events.append(_play_started(state.declarer, state.trumps, state.hands, state.bottom))
-    return events
+    log.add(Passed(seat))
+    _play_once_everyone_asked(log)
 
 
-def _play(state: Playing, cmd: PlayCards) -> list[Any]:
+def _play(state: Playing, cmd: PlayCards, log: _Log) -> None:
     seat = _seat(cmd)
     if seat != state.turn:
-        raise RuleViolation("not_your_turn", f"it is seat {state.turn}'s turn to play")
+        raise RuleViolation(errors.NOT_YOUR_TURN, f"it is seat {state.turn}'s turn to play")
     hand = state.hands[seat]
     cards = _sorted_cards(cmd.cards)
     options = state.table.options
-    events: list[Any] = []
     if state.trick:
         check_follow(hand, state.trick[0].cards, cards, state.trumps, options)
     else:
@@ -303,46 +320,41 @@ def _play(state: Playing, cmd: PlayCards) -> list[Any]:
             others = [h for s, h in enumerate(state.hands) if s != seat]
             forced = failed_throw(cards, others, state.trumps, options)
             if forced is not None:
-                events.append(ThrowFailed(seat, cards, forced))
+                log.add(ThrowFailed(seat, cards, forced))
                 cards = _sorted_cards(forced)
-    events.append(CardsPlayed(seat, cards))
-    p = state.partnership
-    friend = p.friend
+    log.add(CardsPlayed(seat, cards))
     if not state.revealed and reveals_friend(
-        p, state.declarer, state.trumps.trump_suit, seat, cards
+        state.partnership, state.declarer, state.trumps.trump_suit, seat, cards
     ):
-        events.append(FriendRevealed(seat))
-        friend = seat
-    if len(state.trick) + 1 < SEATS:
-        return events
-    plays = [(s.seat, s.cards) for s in state.trick] + [(seat, cards)]
-    winner = trick_winner(state.leader, plays, state.trumps, options)
-    taken = sum(points(c) for _, c in plays)
-    number = state.tricks_done + 1
-    events.append(TrickWon(number, winner, taken))
-    if len(hand) == len(cards):  # every hand is empty: the last trick
-        won = list(state.won)
-        won[winner] += taken
-        lead = state.trick[0].cards
-        led_pairs = len(set(lead)) < len(lead)
-        events.append(_hand_ended(state, friend, tuple(won), winner, led_pairs))
-    return events
+        log.add(FriendRevealed(seat))
+    played = log.state
+    assert isinstance(played, Playing)
+    if len(played.trick) < SEATS:
+        return
+    plays = [(s.seat, s.cards) for s in played.trick]
+    winner = trick_winner(played.leader, plays, played.trumps, options)
+    log.add(TrickWon(played.tricks_done + 1, winner, sum(points(c) for _, c in plays)))
+    if any(played.hands):
+        return
+    lead = played.trick[0].cards
+    after = log.state
+    assert isinstance(after, Playing)
+    log.add(_hand_ended(after, winner, led_pairs=len(set(lead)) < len(lead)))
 
 
-def _hand_ended(
-    state: Playing, friend: int | None, won: tuple[int, ...], last_winner: int, led_pairs: bool
-) -> HandEnded:
-    declarer = state.declarer
+def _hand_ended(state: Playing, last_winner: int, led_pairs: bool) -> HandEnded:
+    """The settlement once the last trick is won (its points already in `state.won`)."""
+    declarer, friend = state.declarer, state.partnership.friend
     options = state.table.options
     takers_won_last = last_winner != declarer and last_winner != friend
     multiplier = kou_di_multiplier(takers_won_last, 2 if led_pairs else 1)
     bottom_points = points(state.bottom)
-    p = taker_points(won, declarer, friend) + bottom_points * multiplier
+    p = taker_points(state.won, declarer, friend) + bottom_points * multiplier
     g = grade(p, options)
     return HandEnded(
         declarer=declarer,
         friend=friend,
-        won=won,
+        won=state.won,
         bottom=state.bottom,
         bottom_points=bottom_points,
         kou_di=multiplier,
@@ -354,9 +366,9 @@ def _hand_ended(
     )
 
 
-_DECIDERS: dict[tuple[type, type], Callable[[Any, Any], list[Any]]] = {
+_DECIDERS: dict[tuple[type, type], Callable[[Any, Any, _Log], None]] = {
     (Waiting, StartHand): _start_hand,
-    (Waiting, DealFixedHand): _deal_fixed,
+    (Waiting, FixedDeal): _deal_fixed,
     (Dealing, DealNext): _deal_next,
     (Dealing, Bid): _bid_while_dealing,
     (FinalBids, Bid): _bid_in_window,
@@ -371,7 +383,7 @@ _DECIDERS: dict[tuple[type, type], Callable[[Any, Any], list[Any]]] = {
 # ---- evolve ----------------------------------------------------------------------------------
 
 
-def evolve(state: Any, ev: Any) -> Any:
+def evolve(state: State, ev: Event) -> State:
     """The state after `ev`. A log whose events do not fit the phase is corrupt: TypeError."""
     handler = _EVOLVERS.get((type(state), type(ev)))
     if handler is None:
@@ -533,7 +545,7 @@ def _ended(state: Playing, ev: HandEnded) -> Waiting:
     )
 
 
-_EVOLVERS: dict[tuple[type, type], Callable[[Any, Any], Any]] = {
+_EVOLVERS: dict[tuple[type, type], Callable[[Any, Any], State]] = {
     (NoTable, TableCreated): _created,
     (Waiting, HandStarted): _hand_started,
     (Dealing, CardDealt): _card_dealt,

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
+from engine.core import options as core_options
 from engine.core.messages import value
 
 
 @value("daqi.Options")
-@dataclasses.dataclass(frozen=True, slots=True)
-class DaqiOptions:
+class Options:
     """Rule options with the spec's defaults, plus the platform's timing."""
 
     deal_interval_ms: int = 300
@@ -26,20 +25,11 @@ class DaqiOptions:
     bury_timeout_ms: int = 30000
 
 
-# The smallest value each integer option accepts.
-_MINIMUM = {
-    "deal_interval_ms": 0,
-    "bid_window_ms": 0,
-    "threshold": 1,
-    "threshold_step": 1,
-    "base": 1,
-    "play_timeout_ms": 1,
-    "bury_timeout_ms": 1,
-}
-_FIELDS = {f.name: f.type for f in dataclasses.fields(DaqiOptions)}
+# The integer options that accept 0 (every other one must be at least 1).
+_MINIMUM = {"deal_interval_ms": 0, "bid_window_ms": 0}
 
 
-def daqi_options(overrides: Mapping[str, Any] | None = None) -> DaqiOptions:
+def make_options(overrides: Mapping[str, Any] | None = None) -> Options:
     """The defaults with `overrides` applied; an unknown key or a bad value raises ValueError
     naming it. The spec's `thresholds` may be given as `[threshold, step]` (e.g. `[80, 40]`)."""
     values = dict(overrides or {})
@@ -50,13 +40,4 @@ def daqi_options(overrides: Mapping[str, Any] | None = None) -> DaqiOptions:
         if not isinstance(pair, list | tuple) or len(pair) != 2:
             raise ValueError(f"option 'thresholds' must be [threshold, step], got {pair!r}")
         values["threshold"], values["threshold_step"] = pair
-    for key, given in values.items():
-        kind = _FIELDS.get(key)
-        if kind is None:
-            raise ValueError(f"unknown daqi option {key!r}; known: {', '.join(_FIELDS)}")
-        if kind == "bool":
-            if not isinstance(given, bool):
-                raise ValueError(f"option {key!r} must be true or false, got {given!r}")
-        elif isinstance(given, bool) or not isinstance(given, int) or given < _MINIMUM[key]:
-            raise ValueError(f"option {key!r} must be an integer >= {_MINIMUM[key]}, got {given!r}")
-    return DaqiOptions(**values)
+    return core_options.make_options(Options, values, "daqi", _MINIMUM)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.daqi.options import DaqiOptions
+from engine.daqi.options import Options
 
 OUTCOMES = {
     3: "dealer_side_wins_big",  # 大光: the 抓分方 took nothing
@@ -30,7 +30,7 @@ def kou_di_multiplier(takers_won_last: bool, last_lead_size: int) -> int:
     return 1 if last_lead_size == 1 else 2
 
 
-def grade(points: int, options: DaqiOptions) -> int:
+def grade(points: int, options: Options) -> int:
     """The grade of the 抓分方's points: +3 (大光, 0 points) down to −3 (the top band)."""
     threshold, step = options.threshold, options.threshold_step
     if points == 0:

@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.daqi.combos import classify, components, cover
-from engine.daqi.options import DaqiOptions
+from engine.daqi.options import Options
 from engine.daqi.trumps import TRUMP, Trumps
 
 
-def winning_index(plays: Sequence[Sequence[int]], trumps: Trumps, options: DaqiOptions) -> int:
+def winning_index(plays: Sequence[Sequence[int]], trumps: Trumps, options: Options) -> int:
     """Index of the winning play among `plays` in play order (the lead first)."""
     if not plays:
         raise ValueError("a trick needs at least its lead")
@@ -39,7 +39,7 @@ def winning_index(plays: Sequence[Sequence[int]], trumps: Trumps, options: DaqiO
     return best
 
 
-def _throw_winner(plays: Sequence[Sequence[int]], trumps: Trumps, options: DaqiOptions) -> int:
+def _throw_winner(plays: Sequence[Sequence[int]], trumps: Trumps, options: Options) -> int:
     found = components(plays[0], trumps, options) if options.allow_throw else None
     if not found:
         raise ValueError("the lead of a trick must be a single, a pair, a tractor or a throw")
@@ -61,7 +61,7 @@ def _throw_winner(plays: Sequence[Sequence[int]], trumps: Trumps, options: DaqiO
 
 
 def trick_winner(
-    lead_seat: int, plays: Sequence[tuple[int, Sequence[int]]], trumps: Trumps, options: DaqiOptions
+    lead_seat: int, plays: Sequence[tuple[int, Sequence[int]]], trumps: Trumps, options: Options
 ) -> int:
     """The seat that wins a trick; `plays` are `(seat, cards)` in play order, the lead first."""
     if not plays or plays[0][0] != lead_seat:

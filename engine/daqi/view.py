@@ -13,13 +13,14 @@ from engine.daqi.events import (
     BottomBuried,
     BottomTaken,
     CardDealt,
+    Event,
     HandEnded,
     HandStarted,
     PlayStarted,
 )
 from engine.daqi.friend import friend_card
-from engine.daqi.options import DaqiOptions
-from engine.daqi.phases import (
+from engine.daqi.options import Options
+from engine.daqi.state import (
     DEALT,
     SEATS,
     Burying,
@@ -29,6 +30,7 @@ from engine.daqi.phases import (
     Overcalling,
     Playing,
     SeatCards,
+    State,
     Waiting,
 )
 from engine.daqi.trumps import Trumps
@@ -51,7 +53,7 @@ class View:
 
     seat: int | None
     phase: str
-    options: DaqiOptions | None
+    options: Options | None
     scores: tuple[int, ...]
     hand_number: int = 0
     hand: tuple[Card, ...] = ()
@@ -75,7 +77,7 @@ class View:
     last_hand: HandEnded | None = None
 
 
-def view(state: Any, seat: int | None) -> View:
+def view(state: State, seat: int | None) -> View:
     """The table as `seat` sees it."""
     phase = PHASES[type(state)]
     if isinstance(state, NoTable):
@@ -117,7 +119,7 @@ def view(state: Any, seat: int | None) -> View:
     )
 
 
-def redact(ev: Any, seat: int | None) -> Any:
+def redact(ev: Event, seat: int | None) -> Event:
     """`ev` as `seat` may see it: the deck, 翻牌 position, seed and salt are blanked until the
     hand's end; dealt cards, the bottom taken and the bottom buried only reach their seat; the
     partnership never (FriendRevealed announces the friend)."""

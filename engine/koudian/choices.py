@@ -8,10 +8,9 @@ declaring ready on the player's behalf.
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.core.contract import Deadline
-from engine.koudian import rules
+from engine.koudian import kongs, winning
+from engine.koudian.commands import Command
 from engine.koudian.options import Options
 from engine.koudian.state import Claims, Playing, Robbing, State, Turn
 from engine.mahjong import claims
@@ -22,7 +21,7 @@ from engine.mahjong.shanten import shanten
 from engine.mahjong.tiles import tile
 
 
-def legal_actions(state: State, seat: int) -> list[Any]:
+def legal_actions(state: State, seat: int) -> list[Command]:
     """Every command `seat` may send now, each once."""
     if not isinstance(state, Playing):
         return []
@@ -33,12 +32,12 @@ def legal_actions(state: State, seat: int) -> list[Any]:
         if phase.seat != seat:
             return []
         sh = hand.seats[seat]
-        acts: list[Any] = []
-        if rules.self_win(hand, phase) is not None:
+        acts: list[Command] = []
+        if winning.self_win(hand, phase) is not None:
             acts.append(Win(seat))
         if phase.last:
             return acts
-        acts.extend(Kong(seat, t) for t, _ in rules.turn_kongs(hand, phase, options))
+        acts.extend(Kong(seat, t) for t, _ in kongs.turn_kongs(hand, phase, options))
         if sh.ready:
             assert phase.drawn is not None
             acts.append(Discard(seat, phase.drawn))
@@ -82,17 +81,17 @@ def _ready_without(sh: SeatTiles, t: int, options: Options) -> bool:
     melds = len(sh.melds)
     if not is_win(c, 1, melds) and not (options.seven_pairs and melds == 0 and seven_pairs(c, 1)):
         return False
-    return bool(rules.can_declare_ready(sh, t, options))
+    return bool(winning.can_declare_ready(sh, t, options))
 
 
-def default_action(state: Playing, seat: int) -> Any:
+def default_action(state: Playing, seat: int) -> Command:
     """What auto-play sends for `seat` (see the module docstring). Worked out directly rather than
     from legal_actions: the deadline is asked for at every decision."""
     hand = state.hand
     phase = hand.phase
     if isinstance(phase, Claims | Robbing):
         return Win(seat) if claims.WIN in phase.window.options_of(seat) else Pass(seat)
-    if rules.self_win(hand, phase) is not None:
+    if winning.self_win(hand, phase) is not None:
         return Win(seat)
     if phase.drawn is not None:
         return Discard(seat, phase.drawn)

@@ -1,20 +1,13 @@
-"""Koudian's own commands and events (the shared mahjong ones live in engine.mahjong.actions)."""
+"""Koudian's own events (the shared mahjong ones live in engine.mahjong.actions)."""
 
 from __future__ import annotations
 
-from engine.core.messages import command, event
+from engine.core.contract import DeckReveal
+from engine.core.messages import event
 from engine.koudian.options import Options
+from engine.mahjong.actions import ClaimAnswered, Konged, Ponged, TileDiscarded, TileDrawn
 from engine.mahjong.tiles import Tile
 from engine.mahjong.wall import Dice
-
-
-@command("koudian.FixedDeal")
-class FixedDeal:
-    """Deal a scenario's stacked deck instead of a shuffle (`engine.mahjong.wall.stacked`)."""
-
-    dealer: int
-    order: tuple[Tile, ...]
-    salt: bytes
 
 
 @event("koudian.TableCreated")
@@ -104,3 +97,19 @@ class MatchEnded:
 
     scores: tuple[int, ...]
     seating: tuple[int, ...]
+
+
+Event = (
+    TableCreated | DealerChosen | HandStarted | TileDrawn | TileDiscarded | ReadyDeclared
+    | ClaimWindowOpened | ClaimAnswered | Ponged | Konged | HandEnded | MatchEnded
+)
+
+
+def deck_commitment(ev: Event) -> str | None:
+    """The commitment a hand's start publishes."""
+    return ev.commitment if isinstance(ev, HandStarted) else None
+
+
+def deck_reveal(ev: Event) -> DeckReveal | None:
+    """The wall's order and the salt a hand's end reveals."""
+    return DeckReveal(tuple(str(t) for t in ev.order), ev.salt) if isinstance(ev, HandEnded) else None

@@ -1,4 +1,4 @@
-"""decide and evolve: the koudian table as an event-sourced state machine.
+"""create, decide and evolve: the koudian table as an event-sourced state machine.
 
 `decide` validates a command and returns the events it causes, playing on through everything that
 follows without a choice: the next draw, a locked hand's automatic discard, the end of the hand.
@@ -11,14 +11,17 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from engine.core import errors
 from engine.core.contract import HandResult, StartHand
 from engine.core.errors import RuleViolation
+from engine.core.log import Log
 from engine.core.shuffle import commitment, derived_rng, seeded_shuffle
-from engine.koudian import rules, scoring
+from engine.koudian import claiming, kongs, scoring, winning
+from engine.koudian.commands import Command, FixedDeal
 from engine.koudian.events import (
     ClaimWindowOpened,
     DealerChosen,
-    FixedDeal,
+    Event,
     HandEnded,
     HandStarted,
     MatchEnded,
@@ -68,7 +71,7 @@ from engine.mahjong.wall import Wall, deal, dealt_count, roll_dice, roll_for_dea
 # ---------------------------------------------------------------------------------------- evolve
 
 
-def evolve(state: State, ev: Any) -> State:
+def evolve(state: State, ev: Event) -> State:
     """Apply one event (total: events come from decide, or a log decide wrote)."""
     return _EVOLVE[type(ev)](state, ev)
 
@@ -190,16 +193,11 @@ _EVOLVE: dict[type, Callable[[Any, Any], State]] = {
 # ---------------------------------------------------------------------------------------- decide
 
 
-class _Log:
-    """The events of one decision, folded as they are written."""
+class _Log(Log[State, Event]):
+    """The events of one decision, folded as they are written; with the hand and options at hand."""
 
     def __init__(self, state: State) -> None:
-        self.state = state
-        self.events: list[Any] = []
-
-    def add(self, ev: Any) -> None:
-        self.events.append(ev)
-        self.state = evolve(self.state, ev)
+        super().__init__(state, evolve)
 
     @property
     def hand(self) -> Hand:
@@ -212,37 +210,37 @@ class _Log:
         return self.state.table.options
 
 
-def create(table_id: str, options: Options) -> list[Any]:
+def create(table_id: str, options: Options) -> list[Event]:
+    """The creation event, recording the options."""
     return [TableCreated(table_id, options)]
 
 
-def decide(state: State, cmd: Any) -> list[Any]:
+def decide(state: State, cmd: Command) -> list[Event]:
     """The events `cmd` causes, or RuleViolation with a stable code and a player's sentence."""
     if isinstance(cmd, StartHand | FixedDeal):
         return _deal(state, cmd)
     if isinstance(state, NoTable):
-        raise RuleViolation("no_table", "This table has not been created yet.")
+        raise RuleViolation(errors.NO_TABLE, "This table has not been created yet.")
     if isinstance(state, MatchOver):
-        raise RuleViolation("match_over", "The match is over.")
+        raise RuleViolation(errors.MATCH_OVER, "The match is over.")
     if not isinstance(state, Playing):
-        raise RuleViolation("no_hand", "No hand is being played; wait for the deal.")
+        raise RuleViolation(errors.NO_HAND_IN_PROGRESS, "No hand is being played; wait for the deal.")
     handler = _COMMANDS.get(type(cmd))
     if handler is None:
-        raise RuleViolation("unknown_command", f"Koudian has no {type(cmd).__name__} move.")
-    if not 0 <= cmd.seat < SEATS:
-        raise RuleViolation("bad_seat", f"There is no seat {cmd.seat} at this table.")
+        raise RuleViolation(errors.UNKNOWN_COMMAND, f"Koudian has no {type(cmd).__name__} move.")
+    errors.check_seat(cmd.seat, SEATS)
     log = _Log(state)
     handler(log, cmd)
     return log.events
 
 
-def _deal(state: State, cmd: StartHand | FixedDeal) -> list[Any]:
+def _deal(state: State, cmd: StartHand | FixedDeal) -> list[Event]:
     if isinstance(state, Playing):
-        raise RuleViolation("hand_in_progress", "A hand is already being played.")
+        raise RuleViolation(errors.HAND_IN_PROGRESS, "A hand is already being played.")
     if isinstance(state, MatchOver):
-        raise RuleViolation("match_over", "The match is over.")
+        raise RuleViolation(errors.MATCH_OVER, "The match is over.")
     if not isinstance(state, BetweenHands):
-        raise RuleViolation("no_table", "This table has not been created yet.")
+        raise RuleViolation(errors.NO_TABLE, "This table has not been created yet.")
     log = _Log(state)
     table = state.table
     dealer = table.dealer
@@ -253,7 +251,7 @@ def _deal(state: State, cmd: StartHand | FixedDeal) -> list[Any]:
         elif dealer != cmd.dealer:
             raise RuleViolation("wrong_dealer", f"Seat {table.dealer} deals this hand, not seat {cmd.dealer}.")
         if sorted(cmd.order) != sorted(FULL_SET):
-            raise RuleViolation("bad_deck", "A fixed deal must stack all 136 tiles exactly once.")
+            raise RuleViolation(errors.BAD_DEAL, "A fixed deal must stack all 136 tiles exactly once.")
         order, seed, dice = tuple(cmd.order), None, None
     else:
         if dealer is None:
@@ -279,9 +277,9 @@ def _deal(state: State, cmd: StartHand | FixedDeal) -> list[Any]:
 def _turn_of(log: _Log, seat: int) -> Turn:
     phase = log.hand.phase
     if not isinstance(phase, Turn):
-        raise RuleViolation("not_your_turn", "The others are deciding on a discard; wait for them.")
+        raise RuleViolation(errors.NOT_YOUR_TURN, "The others are deciding on a discard; wait for them.")
     if phase.seat != seat:
-        raise RuleViolation("not_your_turn", f"It is seat {phase.seat}'s turn, not yours.")
+        raise RuleViolation(errors.NOT_YOUR_TURN, f"It is seat {phase.seat}'s turn, not yours.")
     return phase
 
 
@@ -310,7 +308,7 @@ def _declare_ready(log: _Log, cmd: DeclareReady) -> None:
     _holds(sh, cmd.tile)
     if turn.last:
         raise RuleViolation("last_tile", "The last tile of the wall is yours alone: win with it or the hand is drawn.")
-    waits = rules.can_declare_ready(sh, cmd.tile, log.options)
+    waits = winning.can_declare_ready(sh, cmd.tile, log.options)
     if not waits:
         raise RuleViolation("not_ready_after_discard", f"Without {cmd.tile} your hand would not be one tile from winning.")
     log.add(ReadyDeclared(cmd.seat, cmd.tile, waits))
@@ -336,7 +334,7 @@ def _win(log: _Log, cmd: Win) -> None:
         raise RuleViolation("nothing_to_win_on", "You have not drawn a tile to win with.")
     if turn.drawn not in sh.waits:
         raise RuleViolation("not_a_winning_hand", f"{turn.drawn} does not complete your hand.")
-    won = rules.self_win(log.hand, turn)
+    won = winning.self_win(log.hand, turn)
     if won is None:
         need = scoring.SELF_DRAW_MIN if turn.source in (WALL, CONCEALED_KONG) else scoring.DISCARD_MIN
         raise RuleViolation(
@@ -371,22 +369,22 @@ def _kong(log: _Log, cmd: Kong) -> None:
     turn = _turn_of(log, cmd.seat)
     sh = log.hand.seats[cmd.seat]
     _holds(sh, cmd.tile)
-    kinds = dict(rules.turn_kongs(log.hand, turn, log.options))
+    kinds = dict(kongs.turn_kongs(log.hand, turn, log.options))
     kind = kinds.get(cmd.tile)
     if kind is None:
         if turn.source == PONGED:
             raise RuleViolation("no_kong", "A kong is declared after drawing, not right after a pong.")
-        if turn.last or log.hand.wall.live < rules.KONG_ROOM:
+        if turn.last or log.hand.wall.live < kongs.KONG_ROOM:
             raise RuleViolation("wall_too_short", "Too few tiles are left in the wall for a kong.")
         if sh.ready:
             raise RuleViolation("kong_changes_waits", f"A kong of {cmd.tile} would change your locked hand.")
         raise RuleViolation("no_kong", f"You hold no four {cmd.tile} and no pong of it to add to.")
     log.add(Konged(cmd.seat, cmd.tile, kind, None))
     if kind == ADDED_KONG:
-        if rules.kong_draw(log.hand, cmd.tile, cmd.seat):
+        if kongs.kong_draw(log.hand, cmd.tile, cmd.seat):
             _end(log, scoring.KONG_DRAW)
             return
-        options = rules.robbers(log.hand, cmd.tile, cmd.seat)
+        options = kongs.robbers(log.hand, cmd.tile, cmd.seat)
         if options:
             log.add(ClaimWindowOpened(cmd.tile, cmd.seat, tuple(sorted(options.items())), robbing=True))
             return
@@ -457,7 +455,7 @@ def _resolve(log: _Log, window: claims.ClaimWindow, robbing: bool) -> None:
 def _after_discard(log: _Log, seat: int, tile: Tile) -> bool:
     """Open the claim window on a face-up discard, or play on with the next draw. True when a
     window opened."""
-    options = rules.discard_claims(log.hand, tile, seat, log.options)
+    options = claiming.discard_claims(log.hand, tile, seat, log.options)
     if options:
         log.add(ClaimWindowOpened(tile, seat, tuple(sorted(options.items()))))
         return True
@@ -475,15 +473,15 @@ def _draw_on(log: _Log, seat: int, from_tail: bool) -> None:
         turn = log.hand.phase
         assert isinstance(turn, Turn)
         sh = log.hand.seats[seat]
-        can_win = sh.ready and rules.self_win(log.hand, turn) is not None
+        can_win = sh.ready and winning.self_win(log.hand, turn) is not None
         if turn.last:
             if not can_win:
                 _end(log, scoring.WALL_DRAW)
             return
-        if not sh.ready or can_win or rules.turn_kongs(log.hand, turn, log.options):
+        if not sh.ready or can_win or kongs.turn_kongs(log.hand, turn, log.options):
             return
         log.add(TileDiscarded(seat, tile, auto=True))
-        options = rules.discard_claims(log.hand, tile, seat, log.options)
+        options = claiming.discard_claims(log.hand, tile, seat, log.options)
         if options:
             log.add(ClaimWindowOpened(tile, seat, tuple(sorted(options.items()))))
             return

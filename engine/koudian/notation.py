@@ -10,17 +10,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.koudian.events import FixedDeal
+from engine.koudian.commands import Command, FixedDeal
 from engine.koudian.state import SEATS
 from engine.mahjong.actions import DeclareReady, Discard, Kong, Pass, Pong, Win
 from engine.mahjong.tiles import FULL_SET, parse_tile, parse_tiles
 from engine.mahjong.wall import stacked
 
-_WITH_TILE = {"discard": Discard, "declare_ready": DeclareReady, "pong": Pong, "kong": Kong}
-_WITHOUT_TILE = {"win": Win, "pass": Pass}
+_WITH_TILE: dict[str, type[Discard | DeclareReady | Pong | Kong]] = {"discard": Discard, "declare_ready": DeclareReady, "pong": Pong, "kong": Kong}
+_WITHOUT_TILE: dict[str, type[Win | Pass]] = {"win": Win, "pass": Pass}
 
 
-def parse_command(spec: Mapping[str, Any]) -> Any:
+def parse_command(spec: Mapping[str, Any]) -> Command:
     """A command from its human form; ValueError names the bad part."""
     seat = spec.get("seat")
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
+from engine.core import options as core_options
 from engine.core.messages import value
 
 
@@ -22,20 +22,6 @@ class Options:
     claim_timeout_ms: int = 8_000
 
 
-_POSITIVE = {"base_score", "rounds_per_match", "turn_timeout_ms", "claim_timeout_ms"}
-
-
 def make_options(overrides: Mapping[str, Any] | None = None) -> Options:
     """Options with `overrides` applied; a bad key or value raises ValueError naming it."""
-    fields = {f.name: f for f in dataclasses.fields(Options)}
-    values: dict[str, Any] = {}
-    for key, val in (overrides or {}).items():
-        if key not in fields:
-            raise ValueError(f"unknown koudian option {key!r}; known: {', '.join(fields)}")
-        if key in _POSITIVE:
-            if isinstance(val, bool) or not isinstance(val, int) or val < 1:
-                raise ValueError(f"koudian option {key!r} must be a positive integer, not {val!r}")
-        elif not isinstance(val, bool):
-            raise ValueError(f"koudian option {key!r} must be true or false, not {val!r}")
-        values[key] = val
-    return Options(**values)
+    return core_options.make_options(Options, overrides, "koudian", minimum={})

@@ -8,7 +8,7 @@ face-up discard), `Robbing` (ready seats may rob an added kong).
 
 from __future__ import annotations
 
-from engine.core.contract import HandResult
+from engine.core.contract import HandResult, Status
 from engine.core.messages import value
 from engine.koudian.options import Options
 from engine.mahjong.claims import ClaimWindow
@@ -130,3 +130,22 @@ class MatchOver:
 
 
 State = NoTable | BetweenHands | Playing | MatchOver
+
+
+def initial() -> State:
+    """The state before the table's creation event."""
+    return NoTable()
+
+
+def status(state: State) -> Status:
+    """Where the table stands for its driver."""
+    if isinstance(state, Playing):
+        return Status.IN_HAND
+    if isinstance(state, MatchOver):
+        return Status.MATCH_OVER
+    return Status.WAITING_FOR_HAND
+
+
+def hand_result(state: State) -> HandResult | None:
+    """How the last finished hand ended (None before any)."""
+    return None if isinstance(state, NoTable) else state.table.result

@@ -8,10 +8,9 @@ salt. HandEnded reveals all of it to everyone.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from engine.core.messages import value
-from engine.koudian.events import ClaimWindowOpened, HandStarted, ReadyDeclared
+from engine.koudian.events import ClaimWindowOpened, Event, HandStarted, ReadyDeclared
 from engine.koudian.options import Options
 from engine.koudian.state import BetweenHands, MatchOver, Playing, Robbing, State, Turn
 from engine.mahjong.actions import ClaimAnswered, Konged, TileDrawn
@@ -94,7 +93,7 @@ def view(state: State, seat: int | None) -> View:
     )
 
 
-def redact(ev: Any, seat: int | None) -> Any | None:
+def redact(ev: Event, seat: int | None) -> Event | None:
     """`ev` as `seat` may see it, or None when it shows that seat nothing."""
     if isinstance(ev, HandStarted):
         dealt = tuple(d if s == seat else () for s, d in enumerate(ev.dealt))

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine import rulesets
+from engine.core.contract import AnyRuleset
 from engine.core.errors import RuleViolation
 from engine.core.messages import encode, message_from_json
 from engine.core.shuffle import commitment
@@ -65,18 +67,23 @@ def verify(records: list[Any]) -> Verification:
 
 
 def _finish(result: Verification, records: list[Any]) -> Verification:
+    rs: AnyRuleset | None = None
     pending: tuple[int, str] | None = None
     for rec in records:
         ev = rec.decode()
-        promised = getattr(ev, "commitment", None)
-        if isinstance(promised, str):
+        if isinstance(ev, tables.TableCreated):
+            rs = rulesets.get(ev.ruleset)
+            continue
+        if rs is None:
+            continue
+        promised = rs.deck_commitment(ev)
+        if promised is not None:
             pending = (rec.version, promised)
             continue
-        salt = getattr(ev, "salt", None)
-        deck = getattr(ev, "order", None) or getattr(ev, "deck", None)
-        if pending is not None and isinstance(salt, bytes) and deck:
+        reveal = rs.deck_reveal(ev)
+        if pending is not None and reveal is not None:
             result.decks_checked += 1
-            if commitment([str(card) for card in deck], salt) != pending[1]:
+            if commitment(reveal.order, reveal.salt) != pending[1]:
                 result.problems.append(
                     f"the deck revealed at event {rec.version} does not match the commitment "
                     f"published at event {pending[0]}")

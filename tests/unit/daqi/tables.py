@@ -8,15 +8,15 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from clients.driver import bot_command
 from engine.core.contract import StartHand, Status
 from engine.daqi import RULESET
 from engine.daqi.cards import DECK, Card, parse_cards
-from engine.daqi.commands import Bid, Bury, DealFixedHand, DealNext, Pass, PlayCards
+from engine.daqi.commands import Bid, Bury, DealNext, FixedDeal, Pass, PlayCards
 from engine.daqi.deal import receiver
 from engine.daqi.friend import Partnership
-from engine.daqi.phases import Bids, Deal, Dealing, FinalBids, Playing
+from engine.daqi.state import Bids, Deal, Dealing, FinalBids, Playing
 from engine.daqi.trumps import Trumps
+from engine.driver import bot_command
 
 SALT = b"test-salt"
 
@@ -39,7 +39,7 @@ def fixed_deal(
     bottom: str = "",
     flip: tuple[int, int] = (0, 19),
     dealer: int = 0,
-) -> DealFixedHand:
+) -> FixedDeal:
     """A scripted deal: each seat receives its given cards first (in the order written), then
     filler from the rest of the deck; `bottom` likewise. `flip` = (seat, n): the n-th card
     (0-based) seat receives is the 翻牌. Filler goes out low cards first; the 7s and jokers
@@ -60,7 +60,7 @@ def fixed_deal(
         seat_cards.append(mine + [filler.pop(0) for _ in range(20 - len(mine))])
     deck = tuple(seat_cards[receiver(dealer, i)][i // 5] for i in range(100)) + tuple(bottom_cards)
     seat, nth = flip
-    return DealFixedHand(deck, nth * 5 + (seat - dealer) % 5, dealer, SALT)
+    return FixedDeal(deck, nth * 5 + (seat - dealer) % 5, dealer, SALT)
 
 
 def run(state: Any, *commands: Any) -> tuple[Any, list[Any]]:
@@ -89,11 +89,11 @@ def pass_all(state: Any) -> tuple[Any, list[Any]]:
     return run(state, *(Pass(s) for s in range(5) if not state.passed[s]))
 
 
-def started(deal_cmd: DealFixedHand, **options: Any) -> Any:
+def started(deal_cmd: FixedDeal, **options: Any) -> Any:
     return run(table(**options), deal_cmd)[0]
 
 
-def to_burying(deal_cmd: DealFixedHand, bids: Iterable[Bid] = (), **options: Any) -> Any:
+def to_burying(deal_cmd: FixedDeal, bids: Iterable[Bid] = (), **options: Any) -> Any:
     """Deal everything, make `bids` in the final window, everyone passes: the 庄家 buries."""
     state, _ = deal(started(deal_cmd, **options))
     state, _ = run(state, *bids)

@@ -9,7 +9,7 @@ from engine.daqi.bidding import bid_rank, possible_bids
 from engine.daqi.cards import HEARTS, SPADES
 from engine.daqi.commands import Bid, DealNext, Pass
 from engine.daqi.events import BiddingClosed, BidMade, BottomTaken, Passed
-from engine.daqi.phases import Burying, FinalBids
+from engine.daqi.state import Burying, FinalBids
 
 from .tables import cards, deal, fixed_deal, pass_all, run, started
 

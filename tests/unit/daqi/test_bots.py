@@ -5,15 +5,16 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clients.selfplay import play as selfplay
 from engine.daqi import RULESET
-from engine.daqi.bots import cheapest, greedy_bot, random_bot, safe_bury, trump_share
+from engine.daqi.bots import greedy_bot, random_bot, trump_share
 from engine.daqi.cards import HEARTS
+from engine.daqi.choices import cheapest, safe_bury
 from engine.daqi.commands import Bid, Bury, Pass, PlayCards
 from engine.daqi.friend import Partnership
-from engine.daqi.phases import Dealing
 from engine.daqi.points import points
+from engine.daqi.state import Dealing
 from engine.daqi.trumps import Trumps
+from engine.selfplay import play as selfplay
 
 from .tables import cards, deal, endgame, fixed_deal, play, random_hand, run, started
 

@@ -16,8 +16,8 @@ from engine.daqi.events import (
     Passed,
     PlayStarted,
 )
-from engine.daqi.phases import Burying, Overcalling, Playing
 from engine.daqi.points import points
+from engine.daqi.state import Burying, Overcalling, Playing
 
 from .tables import bury, cards, fixed_deal, pass_round, run, to_burying
 

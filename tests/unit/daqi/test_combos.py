@@ -11,11 +11,11 @@ from engine.daqi.combos import (
     pairs_in,
     tractors_in,
 )
-from engine.daqi.options import daqi_options
+from engine.daqi.options import make_options
 from engine.daqi.trumps import TRUMP, Trumps
 
-DEFAULT = daqi_options()
-CHAIN = daqi_options({"trump_chain_tractors": True})
+DEFAULT = make_options()
+CHAIN = make_options({"trump_chain_tractors": True})
 HEARTS_TRUMP = Trumps(HEARTS)
 NO_TRUMP = Trumps(None)
 

@@ -9,10 +9,11 @@ from engine.core.errors import RuleViolation
 from engine.core.shuffle import commitment
 from engine.daqi import RULESET
 from engine.daqi.cards import DECK
-from engine.daqi.commands import Bid, DealFixedHand, DealNext, PlayCards
-from engine.daqi.deal import first_dealer, fixed_deal, flip_index
+from engine.daqi.commands import Bid, DealNext, FixedDeal, PlayCards
+from engine.daqi.deal import first_dealer, flip_index
 from engine.daqi.events import CardDealt, HandEnded, HandStarted
-from engine.daqi.phases import Dealing, FinalBids
+from engine.daqi.notation import fixed_deal
+from engine.daqi.state import Dealing, FinalBids
 
 from .tables import cards, deal, finish_by_defaults, run, started, table
 from .tables import fixed_deal as scripted
@@ -139,7 +140,7 @@ def _deal_spec(dealer=0, flip=None):
 def test_a_scenario_deal_gives_each_seat_its_cards_in_the_order_written():
     spec = _deal_spec(dealer=2, flip={"seat": 0, "card": 3})
     cmd = fixed_deal(spec, b"salt")
-    assert isinstance(cmd, DealFixedHand)
+    assert isinstance(cmd, FixedDeal)
     state, _ = deal(started(cmd))
     for seat in range(5):
         assert sorted(state.hands[seat]) == sorted(cards(spec["hands"][seat]))
@@ -170,7 +171,7 @@ def test_a_scenario_deal_must_use_the_108_cards_exactly():
 
 
 def test_a_scripted_deal_with_a_wrong_deck_is_rejected():
-    bad = DealFixedHand(DECK[:100] + DECK[:8], 0, 0, b"s")
+    bad = FixedDeal(DECK[:100] + DECK[:8], 0, 0, b"s")
     with pytest.raises(RuleViolation) as err:
         RULESET.decide(table(), bad)
     assert err.value.code == "bad_deal"

@@ -18,12 +18,12 @@ from engine.daqi.follow import (
     legal_follows,
     legal_leads,
 )
-from engine.daqi.options import daqi_options
+from engine.daqi.options import make_options
 from engine.daqi.trumps import Trumps
 
-DEFAULT = daqi_options()
-FREE_TRACTOR = daqi_options({"must_follow_tractor": False})
-CHAIN = daqi_options({"trump_chain_tractors": True})
+DEFAULT = make_options()
+FREE_TRACTOR = make_options({"must_follow_tractor": False})
+CHAIN = make_options({"trump_chain_tractors": True})
 HEARTS_TRUMP = Trumps(HEARTS)
 
 
@@ -426,7 +426,7 @@ def test_a_void_player_is_always_offered_every_trump_pair_against_a_pair(deck, s
 
 # --- 甩牌 (option allow_throw) ---------------------------------------------------------------------------------
 
-THROW = daqi_options({"allow_throw": True})
+THROW = make_options({"allow_throw": True})
 A_THROW = "♠A ♠A ♠K ♠Q"
 
 
@@ -475,7 +475,7 @@ def test_a_void_player_is_offered_a_trump_play_covering_the_throw():
     assert all(is_legal_follow(hand, parse_cards(A_THROW), p, HEARTS_TRUMP, THROW) for p in plays)
 
 
-THROW_OPTIONS = st.sampled_from([THROW, daqi_options({"allow_throw": True, "trump_chain_tractors": True})])
+THROW_OPTIONS = st.sampled_from([THROW, make_options({"allow_throw": True, "trump_chain_tractors": True})])
 
 
 @settings(max_examples=150)

@@ -1,11 +1,11 @@
 import pytest
 
 from engine.core.messages import decode, encode
-from engine.daqi.options import DaqiOptions, daqi_options
+from engine.daqi.options import Options, make_options
 
 
 def test_defaults_are_the_specs():
-    options = daqi_options()
+    options = make_options()
     assert (options.deal_interval_ms, options.bid_window_ms) == (300, 5000)
     assert (options.allow_throw, options.must_follow_tractor, options.trump_chain_tractors) == (
         False, True, False
@@ -14,13 +14,13 @@ def test_defaults_are_the_specs():
 
 
 def test_overrides_replace_defaults():
-    assert daqi_options({"deal_interval_ms": 0, "allow_throw": True}) == DaqiOptions(
+    assert make_options({"deal_interval_ms": 0, "allow_throw": True}) == Options(
         deal_interval_ms=0, allow_throw=True
     )
 
 
 def test_thresholds_may_be_given_as_the_spec_writes_them():
-    assert daqi_options({"thresholds": [100, 30]}) == DaqiOptions(threshold=100, threshold_step=30)
+    assert make_options({"thresholds": [100, 30]}) == Options(threshold=100, threshold_step=30)
 
 
 @pytest.mark.parametrize(
@@ -38,11 +38,11 @@ def test_thresholds_may_be_given_as_the_spec_writes_them():
 )
 def test_a_bad_option_raises_value_error_naming_it(overrides, named):
     with pytest.raises(ValueError, match=named):
-        daqi_options(overrides)
+        make_options(overrides)
 
 
 def test_options_are_frozen_and_stored_by_value():
-    options = daqi_options({"base": 2})
+    options = make_options({"base": 2})
     with pytest.raises(AttributeError):
         options.base = 3
     assert decode(*encode(options)) == options

@@ -5,7 +5,6 @@ from pathlib import Path
 
 import pytest
 
-from clients.scenario import ScenarioError, run_scenario
 from engine.core.errors import RuleViolation
 from engine.daqi import RULESET
 from engine.daqi.cards import HEARTS, SPADES
@@ -22,7 +21,8 @@ from engine.daqi.events import (
     ThrowFailed,
     TrickWon,
 )
-from engine.daqi.phases import Playing, Waiting
+from engine.daqi.state import Playing, Waiting
+from engine.scenario import ScenarioError, run_scenario
 
 from .tables import (
     bury,

@@ -11,7 +11,6 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clients.driver import bot_command
 from engine.core.contract import StartHand, Status
 from engine.core.messages import decode, encode
 from engine.daqi import RULESET
@@ -27,7 +26,8 @@ from engine.daqi.events import (
     PlayStarted,
     ThrowFailed,
 )
-from engine.daqi.phases import Dealing, NoTable, Overcalling, Playing, Waiting
+from engine.daqi.state import Dealing, NoTable, Overcalling, Playing, Waiting
+from engine.driver import bot_command
 
 GAMES = settings(
     max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow]

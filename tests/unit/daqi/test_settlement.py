@@ -7,9 +7,9 @@ from engine.daqi import RULESET
 from engine.daqi.cards import HEARTS
 from engine.daqi.events import HandEnded
 from engine.daqi.friend import Partnership
-from engine.daqi.options import daqi_options
-from engine.daqi.phases import Waiting
+from engine.daqi.options import make_options
 from engine.daqi.settlement import OUTCOMES, deltas, grade
+from engine.daqi.state import Waiting
 
 from .tables import (
     deal,
@@ -129,11 +129,11 @@ GRADES = [
 
 @pytest.mark.parametrize(("points", "g", "why"), GRADES, ids=[w for _, _, w in GRADES])
 def test_settlement_grade_boundaries_with_the_default_thresholds(points, g, why):
-    assert grade(points, daqi_options()) == g
+    assert grade(points, make_options()) == g
 
 
 def test_the_thresholds_option_moves_the_grade_boundaries():
-    options = daqi_options({"thresholds": [100, 30]})
+    options = make_options({"thresholds": [100, 30]})
     assert [grade(p, options) for p in (0, 69, 70, 99, 100, 129, 130, 159, 160)] == [
         3, 2, 1, 1, -1, -1, -2, -2, -3,
     ]

@@ -5,11 +5,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.daqi.cards import DECK, HEARTS, parse_cards
-from engine.daqi.options import daqi_options
+from engine.daqi.options import make_options
 from engine.daqi.trick import trick_winner, winning_index
 from engine.daqi.trumps import TRUMP, Trumps
 
-DEFAULT = daqi_options()
+DEFAULT = make_options()
 HEARTS_TRUMP = Trumps(HEARTS)
 
 
@@ -122,7 +122,7 @@ def test_a_trick_of_singles_goes_to_the_first_of_the_strongest_cards_of_the_led_
     assert winning_index([(c,) for c in cards], trumps, DEFAULT) == expected
 
 
-THROW = daqi_options({"allow_throw": True})
+THROW = make_options({"allow_throw": True})
 
 
 def test_a_throw_is_beaten_only_by_trumps_covering_each_part_with_the_same_shape():

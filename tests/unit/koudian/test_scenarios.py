@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from clients.scenario import ScenarioError, run_scenario
+from engine.scenario import ScenarioError, run_scenario
 
 FOLDER = Path(__file__).resolve().parents[2] / "scenarios" / "koudian"
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.core.contract import HandResult
+from engine.core.contract import HandResult, Status
 from engine.core.messages import value
 from engine.daqi.cards import Card
 from engine.daqi.events import HandEnded
 from engine.daqi.friend import Partnership
-from engine.daqi.options import DaqiOptions
+from engine.daqi.options import Options
 from engine.daqi.trumps import Trumps
 
 SEATS = 5
@@ -39,7 +39,7 @@ class Table:
     """What outlives a hand: options, the next dealing seat, scores, the last hand's end."""
 
     table_id: str
-    options: DaqiOptions
+    options: Options
     hands_played: int = 0
     next_dealer: int | None = None
     scores: tuple[int, ...] = (0,) * SEATS
@@ -174,3 +174,19 @@ class Playing:
 
 InHand = Dealing | FinalBids | Burying | Overcalling | Playing
 State = NoTable | Waiting | InHand
+
+
+def initial() -> State:
+    """The state before the table's creation event."""
+    return NoTable()
+
+
+def status(state: State) -> Status:
+    """Where the table stands for its driver: never MATCH_OVER, a daqi table deals hand after
+    hand (every hand is played at 7, the 庄家 won anew) until the service closes it."""
+    return Status.WAITING_FOR_HAND if isinstance(state, Waiting | NoTable) else Status.IN_HAND
+
+
+def hand_result(state: State) -> HandResult | None:
+    """How the last finished hand ended (None before any)."""
+    return None if isinstance(state, NoTable) else state.table.last_result
