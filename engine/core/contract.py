@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from engine.core.messages import command
+from engine.core.payments import Payment
 
 
 class Status(enum.Enum):
@@ -56,12 +57,14 @@ class HandResult:
 
     `outcome` is a short stable label ("self_draw", "discard_win", "draw", "dealer_side_wins"...),
     `points` the hand's game points (a mahjong win's 点, daqi's 抓分方 points), `deltas` the score
-    each seat gained or lost (sums to zero).
+    each seat gained or lost (sums to zero), and `payments` the same as who pays whom
+    (`engine.core.payments`): what the table caps by 积分最小化 and the ledger settles.
     """
 
     outcome: str
     points: int
     deltas: tuple[int, ...]
+    payments: tuple[Payment, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

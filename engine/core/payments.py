@@ -53,10 +53,11 @@ def settle(payments: Sequence[Payment], stacks: Sequence[int], stake: int = 1,
     return tuple(paid)
 
 
-def deltas(paid: Sequence[Paid], seats: int) -> tuple[int, ...]:
-    """What each seat gained or lost in the hand (sums to zero)."""
+def deltas(payments: Sequence[Payment | Paid], seats: int) -> tuple[int, ...]:
+    """What each seat gained or lost (points owed, or chips paid); sums to zero."""
     out = [0] * seats
-    for p in paid:
-        out[p.payer] -= p.chips
-        out[p.payee] += p.chips
+    for p in payments:
+        amount = p.chips if isinstance(p, Paid) else p.points
+        out[p.payer] -= amount
+        out[p.payee] += amount
     return tuple(out)
