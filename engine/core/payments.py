@@ -41,13 +41,14 @@ def settle(payments: Sequence[Payment], stacks: Sequence[int], stake: int = 1,
     winner's stack, the loser's stack and the amount owed. The winner's stack is the one they
     brought into the hand (what they win this hand does not raise the cap of the next payment);
     the loser's is what they have left after their earlier payments this hand, so a loser who
-    owes several winners never pays more than they hold. Without it, payments are the amount owed.
+    owes several winners never pays more than they hold. Without it the winner's stack is no
+    limit, but nobody pays more than they have left: chips on a table cannot go below zero.
     """
     left = list(stacks)
     paid = []
     for p in payments:
         owed = p.points * stake
-        chips = min(owed, stacks[p.payee], left[p.payer]) if minimise else owed
+        chips = min(owed, stacks[p.payee], left[p.payer]) if minimise else min(owed, left[p.payer])
         left[p.payer] -= chips
         paid.append(Paid(p.payer, p.payee, max(chips, 0), owed, p.reason))
     return tuple(paid)

@@ -40,9 +40,9 @@ def test_a_loser_owing_two_winners_pays_in_order_until_their_stack_is_gone():
     assert [p.chips for p in paid] == [8, 2]
 
 
-def test_without_the_rule_each_payment_is_the_amount_owed():
-    paid = settle([Payment(1, 0, 30, "discard_win")], stacks=[100, 12], minimise=False)
-    assert paid[0].chips == 30
+def test_without_the_rule_the_winners_stack_is_no_limit_but_nobody_pays_more_than_they_have():
+    assert settle([Payment(1, 0, 30, "discard_win")], stacks=[10, 100], minimise=False)[0].chips == 30
+    assert settle([Payment(1, 0, 30, "discard_win")], stacks=[100, 12], minimise=False)[0].chips == 12
 
 
 @given(
