@@ -30,6 +30,8 @@ SUBSCRIPTION = "ledger-settlement"
 TABLE_STREAM = "table-"
 BOUGHT_IN, SETTLED, CASHED_OUT = "table.StackBoughtIn", "table.HandSettled", "table.StackCashedOut"
 
+REBUILD_BACKOFF_S = 10.0  # a leaderboard store that failed is rebuilt at most this often
+
 SETTLEMENT_LAG = Histogram(
     "qipai_ledger_settlement_lag_seconds", "From a hand's result in the log to its transfers committed",
     buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30))
@@ -78,6 +80,8 @@ class SettlementConsumer:
         self.lag_ms: list[float] = []  # commit time minus the event's recorded time (metrics, bench)
         self._pending: list[Posted] = []
         self._pending_times: list[float] = []
+        self._boards_stale = False
+        self._rebuild_after = 0.0
 
     async def run(self, stop: asyncio.Event) -> None:
         """Consume until `stop` is set; waits while another process holds the lock."""
@@ -101,8 +105,9 @@ class SettlementConsumer:
         try:
             handled = await sub.catch_up()
         except BaseException:
+            # The failed batch may or may not have committed: recount the boards from the ledger.
             self._pending, self._pending_times = [], []
-            await self._rebuild_boards()
+            self._boards_stale = True
             raise
         await self._project()
         return handled
@@ -141,13 +146,22 @@ class SettlementConsumer:
         for posted in pending:
             if posted.created:
                 SETTLED_TRANSFERS.labels(posted.transfer.kind).inc()
-        if pending:
-            await self.service.project(pending)
+        if self._boards_stale and time.monotonic() < self._rebuild_after:
+            return
+        if not pending and not self._boards_stale:
+            return
+        try:
+            # The boards are a projection: Redis being away must not hold settlement up.
+            if self._boards_stale:
+                await self.service.rebuild_leaderboards()
+                self._boards_stale = False
+            else:
+                await self.service.project(pending)
+        except Exception as exc:
+            log.warning("leaderboards_behind", error=repr(exc))
+            self._boards_stale = True
+            self._rebuild_after = time.monotonic() + REBUILD_BACKOFF_S
 
-    async def _rebuild_boards(self) -> None:
-        # The failed batch may or may not have committed: recount the boards from the ledger.
-        with contextlib.suppress(Exception):
-            await self.service.rebuild_leaderboards()
 
     @contextlib.asynccontextmanager
     async def _leadership(self, stop: asyncio.Event) -> AsyncIterator[bool]:

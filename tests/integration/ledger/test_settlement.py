@@ -204,3 +204,25 @@ async def test_a_payment_from_a_seat_that_never_bought_in_stops_settlement_there
             await asyncio.sleep(0.05)
     assert (await consumer.service.store.audit()).transfers == 4
     assert await consumer.events.checkpoint(SUBSCRIPTION) < (await consumer.events.read_stream("table-t1"))[0].position
+
+
+async def test_leaderboards_that_fail_do_not_hold_settlement_up_and_are_rebuilt_when_back(node, monkeypatch):
+    import services.ledger.settlement as settlement
+
+    consumer = await node()
+    await fund(consumer)
+    boards = consumer.service.boards
+
+    async def down(*args, **kwargs):
+        raise ConnectionError("redis is away")
+
+    monkeypatch.setattr(settlement, "REBUILD_BACKOFF_S", 0.0)
+    monkeypatch.setattr(boards, "add", down)
+    net = await play_table(consumer.events, "t1", 4, random.Random(5))
+    await settle_all(consumer)
+    assert await consumer.service.store.balance("player/ann") == 1000 + net["ann"]
+    assert (await consumer.service.leaderboard(player("ann"), "koudian", "all", 10, 0))[4] == 0
+    monkeypatch.setattr(boards, "add", type(boards).add.__get__(boards))
+    await consumer.catch_up()
+    _, _, me, _, _ = await consumer.service.leaderboard(player("ann"), "koudian", "all", 10, 0)
+    assert me.chips_won == net["ann"]
