@@ -124,6 +124,7 @@ class SettlementConsumer:
             await asyncio.wait({waiter, stopper}, return_when=asyncio.FIRST_COMPLETED)
             for task in (waiter, stopper):
                 task.cancel()
+            await asyncio.gather(waiter, stopper, return_exceptions=True)
 
     async def _handle(self, tx: Any, events: list[RecordedEvent]) -> None:
         # A new batch means the previous one committed: its leaderboard scores can go out.
@@ -161,7 +162,6 @@ class SettlementConsumer:
             log.warning("leaderboards_behind", error=repr(exc))
             self._boards_stale = True
             self._rebuild_after = time.monotonic() + REBUILD_BACKOFF_S
-
 
     @contextlib.asynccontextmanager
     async def _leadership(self, stop: asyncio.Event) -> AsyncIterator[bool]:
