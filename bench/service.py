@@ -218,7 +218,7 @@ async def game_node(name: str) -> AsyncIterator[tuple[str, int]]:
     env = {**os.environ, "QIPAI_GRPC_ADDR": f"127.0.0.1:{port}",
            "QIPAI_DATABASE_URL": f"{db}{'&' if '?' in db else '?'}schema={schema}",
            "QIPAI_REDIS_URL": redis, "QIPAI_LIVE_NAMESPACE": schema, "QIPAI_LOG_LEVEL": "warning"}
-    server = subprocess.Popen([sys.executable, "-m", "services.cli", "serve", "--service", "game"],
+    server = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--service", "game"],
                               env=env, cwd=ROOT)
     try:
         await _wait_serving(f"127.0.0.1:{port}")

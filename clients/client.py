@@ -15,6 +15,7 @@ import grpc
 from google.protobuf import struct_pb2
 
 from engine import rulesets
+from protocol import wire
 from qipai.v1 import (
     actions_pb2,
     admin_pb2,
@@ -24,7 +25,6 @@ from qipai.v1 import (
     game_pb2,
     game_pb2_grpc,
 )
-from services.game import wire
 
 # Calls go round-robin over every node given; a call that finds its node gone (UNAVAILABLE: killed,
 # draining; CANCELLED: cut off by a node shutting down) is retried on another. Safe because every

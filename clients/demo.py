@@ -17,8 +17,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from clients.client import Player, channel, play_seat, seat_players
 from engine import rulesets
+from protocol import tokens as auth
 from qipai.v1 import admin_pb2
-from services import auth
 
 # Demo tables deal at once (no pause between daqi cards) so the demo takes seconds, not minutes.
 DEMO_OPTIONS = {"daqi": {"deal_interval_ms": 0, "bid_window_ms": 0}}
@@ -63,7 +63,7 @@ async def play_tables(address: str, per_ruleset: int, secret: str) -> list[dict[
         for name, table_id, players in games:
             view = await players[0].view(table_id)
             check = await admin.admin.Verify(admin_pb2.VerifyRequest(table_id=table_id), metadata=admin.metadata)
-            scores = list(getattr(view.view, view.view.WhichOneof("ruleset")).scores)
+            scores = list(getattr(view.view, view.view.WhichOneof("ruleset") or "").scores)
             results.append({"ruleset": name, "table_id": table_id, "events": view.version,
                             "scores": scores, "verified": check.ok})
     return results
@@ -78,7 +78,7 @@ def main(args: Any) -> int:
     env["QIPAI_GRPC_ADDR"] = address
     env.setdefault("QIPAI_LOG_LEVEL", "warning")
     secret = env.setdefault("QIPAI_TOKEN_SECRET", "dev-insecure-secret")
-    server = subprocess.Popen([sys.executable, "-m", "services.cli", "serve"], env=env)
+    server = subprocess.Popen([sys.executable, "-m", "cli", "serve"], env=env)
     try:
         _wait_healthy(address)
         results = asyncio.run(play_tables(address, args.tables, secret))

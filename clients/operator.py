@@ -14,16 +14,15 @@ from typing import Any
 import grpc
 
 from clients.client import Player, channel
+from engine import table as tables
 from engine.core.contract import Status
 from engine.core.messages import decode, schema_version
+from protocol import tokens as auth
 from qipai.v1 import admin_pb2
-from services import auth
-from services.config import settings
-from services.game import table as tables
 
 
-def admin_player(chan: grpc.aio.Channel) -> Player:
-    token, _ = auth.issue(settings().token_secret, "operator", auth.ADMIN, "operator")
+def admin_player(chan: grpc.aio.Channel, secret: str) -> Player:
+    token, _ = auth.issue(secret, "operator", auth.ADMIN, "operator")
     return Player(chan, token, "operator")
 
 
@@ -64,9 +63,10 @@ def timeline(records: list[admin_pb2.ReplayStep], show_hands: bool = True) -> li
     return lines
 
 
-async def _replay(table_id: str, first: int, last: int, show_hands: bool) -> int:
-    async with channel(settings().grpc_addr) as chan:
-        admin = admin_player(chan)
+async def _replay(args: Any) -> int:
+    table_id, first, last, show_hands = args.table_id, args.first, args.last, not args.no_hands
+    async with channel(args.grpc_addr) as chan:
+        admin = admin_player(chan, args.token_secret)
         steps = [s async for s in admin.admin.Replay(admin_pb2.ReplayRequest(table_id=table_id),
                                                       metadata=admin.metadata)]
     lines = timeline(steps, show_hands)
@@ -85,9 +85,10 @@ def _owners(lines: list[str]) -> list[int]:
     return owners
 
 
-async def _verify(table_id: str) -> int:
-    async with channel(settings().grpc_addr) as chan:
-        admin = admin_player(chan)
+async def _verify(args: Any) -> int:
+    table_id = args.table_id
+    async with channel(args.grpc_addr) as chan:
+        admin = admin_player(chan, args.token_secret)
         result = await admin.admin.Verify(admin_pb2.VerifyRequest(table_id=table_id), metadata=admin.metadata)
     if result.ok:
         print(f"{table_id}: OK — {result.commands_checked} commands re-run, {result.events_checked} "
@@ -99,27 +100,27 @@ async def _verify(table_id: str) -> int:
     return 1
 
 
-def _run(coro: Any) -> int:
+def _run(coro: Any, address: str) -> int:
     try:
         return asyncio.run(coro)
     except grpc.aio.AioRpcError as err:
-        print(f"qipai: {err.code().name}: {err.details()} (server {settings().grpc_addr})", file=sys.stderr)
+        print(f"qipai: {err.code().name}: {err.details()} (server {address})", file=sys.stderr)
         return 1
 
 
 def replay_main(args: Any) -> int:
     """`qipai replay TABLE_ID [--from N --to N] [--no-hands]`."""
-    return _run(_replay(args.table_id, args.first, args.last, not args.no_hands))
+    return _run(_replay(args), args.grpc_addr)
 
 
 def verify_main(args: Any) -> int:
     """`qipai verify TABLE_ID`: exit 0 when every event and deck checks out."""
-    return _run(_verify(args.table_id))
+    return _run(_verify(args), args.grpc_addr)
 
 
 def token_main(args: Any) -> int:
     """`qipai token [--admin] [--player ID]`: a token signed with this server's secret."""
     role = auth.ADMIN if args.admin else auth.PLAYER
-    token, _ = auth.issue(settings().token_secret, args.player, role, args.player)
+    token, _ = auth.issue(args.token_secret, args.player, role, args.player)
     print(token)
     return 0

@@ -18,9 +18,8 @@ from grpc_status import rpc_status
 from clients.client import Player, channel, engine_view, play_seat
 from engine import rulesets
 from engine.core.messages import message_to_json
+from protocol import wire
 from qipai.v1 import common_pb2
-from services.config import settings
-from services.game import wire
 
 FIELDS_SHOWN = 8  # how many public fields of the view to print besides the hand
 
@@ -58,10 +57,9 @@ def show(reply: Any, rs: Any, view: Any) -> None:
         shown += 1
 
 
-async def _play(ruleset: str, bot: str) -> int:
+async def _play(address: str, ruleset: str, bot: str) -> int:
     rs = rulesets.get(ruleset)
     seats = rs.seats(rs.options({}))
-    address = settings().grpc_addr
     async with channel(address) as chan:
         me = await Player.guest(chan, "you")
         table_id = (await me.create_table(ruleset)).table_id
@@ -131,10 +129,10 @@ def _reason(err: grpc.aio.AioRpcError) -> str:
 def main(args: Any) -> int:
     """`qipai play [--ruleset R] [--bot greedy|random]` against the server at QIPAI_GRPC_ADDR."""
     try:
-        return asyncio.run(_play(args.ruleset, args.bot))
+        return asyncio.run(_play(args.grpc_addr, args.ruleset, args.bot))
     except KeyboardInterrupt:
         return 130
     except grpc.aio.AioRpcError as err:
         print(f"qipai play: {err.code().name}: {err.details()} (is `make run` serving "
-              f"{settings().grpc_addr}?)", file=sys.stderr)
+              f"{args.grpc_addr}?)", file=sys.stderr)
         return 1

@@ -1,86 +1,31 @@
-"""Signed bearer tokens and the interceptor that checks them on every RPC but login.
-
-A token is `base64url(claims JSON) . base64url(HMAC-SHA256(secret, claims))`. A real deployment
-plugs its own identity provider in by issuing tokens with the same claims and secret.
-"""
+"""The interceptor that checks a signed bearer token (protocol/tokens.py) on every RPC but login."""
 
 from __future__ import annotations
 
-import base64
 import contextvars
-import hashlib
-import hmac
-import json
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import grpc
 
-PLAYER, ADMIN = "player", "admin"
-TOKEN_TTL_S = 24 * 3600
+from protocol.tokens import (
+    ADMIN,
+    PLAYER,
+    TOKEN_TTL_S,
+    Identity,
+    InvalidToken,
+    checked,
+    issue,
+    verify,
+)
+
+__all__ = ["ADMIN", "PLAYER", "TOKEN_TTL_S", "AuthInterceptor", "Identity", "InvalidToken", "current",
+           "issue", "verify"]
 
 # Methods anyone may call: logging in, health checks and reflection (so grpcurl works).
 PUBLIC_PREFIXES = ("/qipai.v1.Auth/", "/grpc.health.v1.Health/", "/grpc.reflection.")
-
-
-@dataclass(frozen=True, slots=True)
-class Identity:
-    player_id: str
-    role: str
-    name: str = ""
-
-    @property
-    def is_admin(self) -> bool:
-        return self.role == ADMIN
-
-
-class InvalidToken(Exception):
-    """A token that is missing, malformed, forged or expired; the message says which."""
-
-
-def _b64(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
-def _unb64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-
-
-def issue(secret: str, player_id: str, role: str = PLAYER, name: str = "",
-          ttl_s: int = TOKEN_TTL_S, now: float | None = None) -> tuple[str, int]:
-    """A signed token for `player_id` and its expiry (unix seconds)."""
-    exp = int((time.time() if now is None else now) + ttl_s)
-    claims = _b64(json.dumps({"sub": player_id, "role": role, "name": name, "exp": exp},
-                             separators=(",", ":")).encode())
-    sig = _b64(hmac.new(secret.encode(), claims.encode(), hashlib.sha256).digest())
-    return f"{claims}.{sig}", exp
-
-
-def verify(secret: str, token: str, now: float | None = None) -> Identity:
-    """The identity a token carries; raises InvalidToken."""
-    return _verified(secret, token, now)[0]
-
-
-def _verified(secret: str, token: str, now: float | None = None) -> tuple[Identity, int]:
-    claims, sep, sig = token.partition(".")
-    if not sep or not claims or not sig:
-        raise InvalidToken("malformed token")
-    expected = _b64(hmac.new(secret.encode(), claims.encode(), hashlib.sha256).digest())
-    if not hmac.compare_digest(expected, sig):
-        raise InvalidToken("bad token signature")
-    try:
-        data = json.loads(_unb64(claims))
-        player_id, role, exp = str(data["sub"]), str(data["role"]), int(data["exp"])
-    except (ValueError, KeyError, TypeError):
-        raise InvalidToken("malformed token claims") from None
-    if exp < (time.time() if now is None else now):
-        raise InvalidToken("token expired: log in again")
-    if role not in (PLAYER, ADMIN):
-        raise InvalidToken("unknown role in token")
-    return Identity(player_id, role, str(data.get("name", ""))), exp
 
 
 _current: contextvars.ContextVar[Identity] = contextvars.ContextVar("qipai_identity")
@@ -115,13 +60,13 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
         known = self._known.get(token)
         if known is not None and known[1] >= time.time():
             return known[0]
-        identity, exp = _verified(self.secret, token)
+        identity, exp = checked(self.secret, token)
         self._known[token] = (identity, exp)
         if len(self._known) > self.CACHE_SIZE:
             self._known.popitem(last=False)
         return identity
 
-    async def intercept_service(self, continuation: Callable, details: grpc.HandlerCallDetails) -> Any:
+    async def intercept_service(self, continuation: Callable[..., Any], details: grpc.HandlerCallDetails) -> Any:
         handler = await continuation(details)
         if handler is None or details.method.startswith(PUBLIC_PREFIXES):
             return handler

@@ -4,23 +4,51 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Sequence
+import uuid
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import grpc
 
+from engine.table import Timeout
 from services.config import Settings
+from services.eventstore import EventStore
+from services.game.clock import Clock, Deadlines
+from services.game.feed import LocalFeed, Watcher
+from services.game.ownership import Ownership, TableLocks
+from services.game.pipeline import CommandPipeline, Outcome
+from services.game.repository import TableRepository
+from services.game.tables import TableService
+from services.live.base import LiveState, wall_clock_ms
+
+
+def table_service(store: EventStore, live: LiveState, *, node_id: str = "", address: str = "",
+                  clock_ms: Callable[[], int] = wall_clock_ms) -> TableService:
+    """The table service of one node, its units wired together (see services/game/tables.py)."""
+    node_id = node_id or uuid.uuid4().hex[:8]
+    repository = TableRepository(store)
+    deadlines = Deadlines(live, clock_ms)
+    local = LocalFeed()
+    ownership = Ownership(repository, live, deadlines, local, TableLocks(), node_id, address, clock_ms)
+    pipeline = CommandPipeline(repository, ownership, deadlines, local, live, node_id, clock_ms)
+
+    async def fire(table_id: str, cmd: Timeout, command_id: str) -> Outcome:
+        return await pipeline.execute(table_id, cmd, command_id=command_id, actor="server")
+
+    clock = Clock(live, deadlines, node_id, repository.last_event_ms.get, fire)
+    watcher = Watcher(repository, live, local, ownership.subscribe, ownership.serving)
+    return TableService(store, live, node_id, repository, pipeline, ownership, deadlines, clock,
+                        watcher)
 
 
 @dataclass
 class Backends:
-    store: Any
-    live: Any
-    tables: Any
+    store: EventStore
+    live: LiveState
+    tables: TableService
     _stop: asyncio.Event = field(default_factory=asyncio.Event)
-    _tasks: list[asyncio.Task] = field(default_factory=list)
+    _tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
     def start_clock(self) -> None:
         """Start this node's background work: deadlines (timeouts, auto-play, the deal pace),
@@ -48,7 +76,6 @@ class Backends:
 async def open_backends(settings: Settings) -> Backends:
     """The event store, live state and table service the settings name (SQLite + memory by default)."""
     from services.eventstore import open_event_store
-    from services.game.tables import TableService
     from services.live import open_live_state
 
     if settings.database_url.startswith("sqlite:///"):
@@ -62,7 +89,7 @@ async def open_backends(settings: Settings) -> Backends:
     except BaseException:
         await store.close()
         raise
-    tables = TableService(store, live, node_id=settings.node_id, address=settings.advertised_addr)
+    tables = table_service(store, live, node_id=settings.node_id, address=settings.advertised_addr)
     return Backends(store, live, tables)
 
 

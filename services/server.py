@@ -8,6 +8,7 @@ import signal
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -28,7 +29,7 @@ class Running:
     server: grpc.aio.Server
     health: health.aio.HealthServicer
     port: int
-    resources: list
+    resources: list[Any]
 
 
 async def start(settings: Settings, services: Sequence[str]) -> Running:

@@ -14,6 +14,8 @@ import collections
 import dataclasses
 from collections.abc import Awaitable, Callable
 
+from .records import AppendRequest, Row
+
 
 @dataclasses.dataclass(eq=False)
 class PendingAppend:
@@ -21,10 +23,10 @@ class PendingAppend:
 
     stream_id: str
     expected: int
-    rows: list[tuple[str, int, str, str]]
+    rows: list[Row]
     command_id: str | None
     fence: int | None
-    future: asyncio.Future
+    future: asyncio.Future[int]
     attempts: int = 0
 
     def resolve(self, version: int) -> None:
@@ -55,20 +57,13 @@ class GroupCommit:
         self._max_batch = max_batch
         self._max_bytes = max_bytes
         self._queue: collections.deque[PendingAppend] = collections.deque()
-        self._flushers: set[asyncio.Task] = set()
+        self._flushers: set[asyncio.Task[None]] = set()
         self._active = 0
 
-    async def submit(
-        self,
-        stream_id: str,
-        expected: int,
-        rows: list[tuple[str, int, str, str]],
-        command_id: str | None,
-        fence: int | None,
-    ) -> int:
+    async def submit(self, request: AppendRequest) -> int:
         """Queue one append and wait for its resulting version (or its error)."""
-        future = asyncio.get_running_loop().create_future()
-        self._queue.append(PendingAppend(stream_id, expected, rows, command_id, fence, future))
+        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._queue.append(PendingAppend(*request, future))
         self._start_flushers()
         return await future
 

@@ -18,7 +18,7 @@ from psycopg_pool import AsyncConnectionPool, PoolTimeout
 from . import migrations
 from .errors import CheckpointMoved, Fenced, InvalidInput, StoreUnavailable, WrongExpectedVersion
 from .group_commit import GroupCommit, PendingAppend
-from .records import START, GlobalPosition, RecordedEvent, Snapshot
+from .records import START, AppendRequest, GlobalPosition, RecordedEvent, Snapshot
 from .store import EventStore, Handler
 
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
@@ -123,7 +123,7 @@ WHERE snapshots.version <= EXCLUDED.version
 """
 
 
-def _recorded(row: tuple) -> RecordedEvent:
+def _recorded(row: tuple[Any, ...]) -> RecordedEvent:
     stream_id, version, tx_id, position, type_, schema, data, metadata, recorded_at = row
     return RecordedEvent(
         stream_id, version, GlobalPosition(int(tx_id), position), type_, schema, data, metadata, recorded_at
@@ -169,7 +169,7 @@ class PgTransaction:
     def connection(self) -> psycopg.AsyncConnection:
         return self._conn
 
-    async def execute(self, query: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[tuple]:
+    async def execute(self, query: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[tuple[Any, ...]]:
         cur = await self._conn.execute(query, params or None)
         return await cur.fetchall() if cur.description else []
 
@@ -200,8 +200,8 @@ class PostgresEventStore(EventStore):
         self.channel = f"qipai_events.{schema}"
         self._where = where
         self._secret = secret
-        self._listener: asyncio.Task | None = None
-        self._notifier: asyncio.Task | None = None
+        self._listener: asyncio.Task[None] | None = None
+        self._notifier: asyncio.Task[None] | None = None
         self._unannounced = asyncio.Event()
         self._group = GroupCommit(self._run_batch, max_in_flight=max_in_flight)
 
@@ -314,15 +314,8 @@ class PostgresEventStore(EventStore):
         async with self._connection() as conn, conn.transaction():
             yield PgTransaction(conn)
 
-    async def _append(
-        self,
-        stream_id: str,
-        expected: int,
-        rows: list[tuple[str, int, str, str]],
-        command_id: str | None,
-        fence: int | None,
-    ) -> int:
-        return await self._group.submit(stream_id, expected, rows, command_id, fence)
+    async def _append(self, request: AppendRequest) -> int:
+        return await self._group.submit(request)
 
     async def _fence(self, stream_id: str, token: int) -> None:
         async with self._connection() as conn:
@@ -390,7 +383,7 @@ class PostgresEventStore(EventStore):
             cur = await conn.execute(
                 "SELECT coalesce(max(version), 0) FROM events WHERE stream_id = %s", (stream_id,)
             )
-            return (await _one(cur))[0]
+            return int((await _one(cur))[0])
 
     async def _command_version(self, stream_id: str, command_id: str) -> int | None:
         async with self._connection() as conn:
@@ -504,7 +497,7 @@ async def _insert_batch(
     # The events' data and metadata are already checked JSON text: splice, don't re-encode.
     requests = ",".join(_request_json(i, pending) for i, pending in enumerate(batch))
     cur = await conn.execute(_APPEND_BATCH, ("[" + requests + "]",))
-    return [tuple(row[1:]) for row in await cur.fetchall()]  # type: ignore[misc]
+    return [tuple(row[1:]) for row in await cur.fetchall()]
 
 
 async def _select_all(conn: psycopg.AsyncConnection, after: GlobalPosition, limit: int) -> list[RecordedEvent]:
@@ -538,12 +531,12 @@ async def _migrate(conn: psycopg.AsyncConnection, schema: str) -> None:
             )
 
 
-async def _one(cur: psycopg.AsyncCursor) -> tuple:
+async def _one(cur: psycopg.AsyncCursor[Any]) -> tuple[Any, ...]:
     """The single row an aggregate or a checkpoint lookup always returns."""
     row = await cur.fetchone()
     if row is None:
         raise RuntimeError("the query returned no row")  # a bug, not bad input
-    return row
+    return tuple(row)
 
 
 def _scrub(message: str, secret: str | None) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.core import messages
 
@@ -82,3 +82,16 @@ class Snapshot:
     schema_version: int
     data: dict[str, Any]
     recorded_at: datetime
+
+
+Row = tuple[str, int, str, str]  # type, schema version, data JSON, metadata JSON
+
+
+class AppendRequest(NamedTuple):
+    """One append, checked and encoded, as the store's front hands it to a backend."""
+
+    stream_id: str
+    expected: int
+    rows: list[Row]
+    command_id: str | None
+    fence: int | None

@@ -11,15 +11,22 @@ import asyncio
 import contextlib
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
 from . import migrations
-from .errors import CheckpointMoved, EventStoreError, Fenced, StoreUnavailable, WrongExpectedVersion
-from .records import START, GlobalPosition, RecordedEvent, Snapshot
+from .errors import (
+    CheckpointMoved,
+    EventStoreError,
+    Fenced,
+    MigrationError,
+    StoreUnavailable,
+    WrongExpectedVersion,
+)
+from .records import START, AppendRequest, GlobalPosition, RecordedEvent, Snapshot
 from .store import EventStore, Handler
 
 T = TypeVar("T")
@@ -31,7 +38,7 @@ def _now() -> str:
     return datetime.now(UTC).isoformat()
 
 
-def _recorded(row: tuple) -> RecordedEvent:
+def _recorded(row: tuple[Any, ...]) -> RecordedEvent:
     stream_id, version, position, type_, schema, data, metadata, recorded_at = row
     return RecordedEvent(
         stream_id, version, GlobalPosition(0, position), type_, schema,
@@ -52,7 +59,7 @@ class SqliteTransaction:
     def connection(self) -> sqlite3.Connection:
         return self._store._conn
 
-    async def execute(self, query: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[tuple]:
+    async def execute(self, query: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[tuple[Any, ...]]:
         return await self._store._run(lambda conn: conn.execute(query, params).fetchall())
 
     async def executemany(self, query: str, params: Sequence[Sequence[Any] | dict[str, Any]]) -> None:
@@ -145,14 +152,9 @@ class SqliteEventStore(EventStore):
                 await asyncio.shield(self._run(_rollback))
                 raise
 
-    async def _append(
-        self,
-        stream_id: str,
-        expected: int,
-        rows: list[tuple[str, int, str, str]],
-        command_id: str | None,
-        fence: int | None,
-    ) -> int:
+    async def _append(self, request: AppendRequest) -> int:
+        stream_id, expected, rows, command_id, fence = request
+
         def append(conn: sqlite3.Connection) -> int | EventStoreError:
             with _transaction(conn):
                 if command_id is not None:
@@ -161,7 +163,7 @@ class SqliteEventStore(EventStore):
                         (stream_id, command_id),
                     ).fetchone()
                     if prior is not None:
-                        return prior[0]
+                        return int(prior[0])
                 if fence is not None:
                     newest = _fence_of(conn, stream_id)
                     if newest is not None and newest > fence:
@@ -340,7 +342,7 @@ def _rollback(conn: sqlite3.Connection) -> None:
 
 
 @contextlib.contextmanager
-def _transaction(conn: sqlite3.Connection):
+def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
     conn.execute("BEGIN IMMEDIATE")
     try:
         yield
@@ -350,7 +352,7 @@ def _transaction(conn: sqlite3.Connection):
     conn.execute("COMMIT")
 
 
-def _select_all(conn: sqlite3.Connection, after: GlobalPosition, limit: int) -> list[tuple]:
+def _select_all(conn: sqlite3.Connection, after: GlobalPosition, limit: int) -> list[tuple[Any, ...]]:
     # tx_id is always 0 here; a cursor from elsewhere with a larger tx_id has nothing after it.
     if after.tx_id != 0:
         return []
@@ -370,7 +372,7 @@ def _statements(script: str) -> list[str]:
     if buffer.strip() and not all(
         part.strip().startswith("--") or not part.strip() for part in buffer.splitlines()
     ):
-        raise migrations.MigrationError(f"unterminated SQL statement: {buffer.strip()[:80]}")
+        raise MigrationError(f"unterminated SQL statement: {buffer.strip()[:80]}")
     return statements
 
 

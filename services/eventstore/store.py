@@ -3,75 +3,18 @@
 from __future__ import annotations
 
 import abc
-import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import AsyncIterator, Callable, Sequence
+from typing import Any
 
 from engine.core.messages import is_registered
 
 from . import validation
-from .records import START, GlobalPosition, NewEvent, RecordedEvent, Snapshot
+from .records import START, AppendRequest, GlobalPosition, NewEvent, RecordedEvent, Snapshot
+from .subscription import Handler, Subscription, Transaction
+from .wakeup import Wakeup
 
-if TYPE_CHECKING:
-    from .subscription import Subscription
-
-
-class Transaction(Protocol):
-    """The consumer's view of the transaction in which its checkpoint is saved.
-
-    Whatever a handler runs through it commits or rolls back together with the checkpoint.
-    Parameters use the backend's DB-API style: `%s` / `%(name)s` on Postgres (psycopg),
-    `?` / `:name` on SQLite; `paramstyle` says which ("format" or "qmark"). `connection` is
-    the raw psycopg `AsyncConnection` or `sqlite3.Connection` (the latter only to be used
-    through `execute`, which runs it on the store's database thread).
-    """
-
-    backend: str
-    paramstyle: str
-
-    @property
-    def connection(self) -> Any: ...
-
-    async def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[tuple]:
-        """Run one statement; returns its rows ([] for statements without a result)."""
-        ...
-
-    async def executemany(self, sql: str, params: Sequence[Sequence[Any] | dict[str, Any]]) -> None:
-        """Run one statement once per parameter set."""
-        ...
-
-
-Handler = Callable[[Transaction, list[RecordedEvent]], Awaitable[None]]
-
-
-class Wakeup:
-    """A counter that appends bump; waiters sleep until it moves past what they last saw.
-
-    Reading the counter *before* reading events and waiting for it to change *after* means a
-    wake-up that lands between the two is never lost.
-    """
-
-    def __init__(self) -> None:
-        self.generation = 0
-        self._changed = asyncio.Event()
-
-    def bump(self) -> None:
-        self.generation += 1
-        self._changed.set()
-        self._changed = asyncio.Event()
-
-    async def wait(self, seen: int, timeout: float) -> None:
-        if self.generation != seen:
-            return
-        # Not asyncio.wait_for: on Python 3.11 it can swallow a cancellation that arrives as
-        # the event fires, leaving a cancelled subscription running forever.
-        try:
-            async with asyncio.timeout(timeout):
-                await self._changed.wait()
-        except TimeoutError:
-            pass
-
+__all__ = ["EventStore", "Handler", "Transaction"]
 
 class EventStore(abc.ABC):
     """An append-only log of streams with optimistic concurrency, idempotent commands,
@@ -107,13 +50,13 @@ class EventStore(abc.ABC):
         token; appends without one are not checked.
         """
         rows = validation.new_events(events, self._known_type)
-        return await self._append(
+        return await self._append(AppendRequest(
             validation.stream_id(stream_id),
             validation.version(expected_version, "expected version"),
             rows,
             validation.optional_text(command_id, "command id", validation.MAX_COMMAND_ID_LENGTH),
             None if fence is None else validation.version(fence, "fencing token"),
-        )
+        ))
 
     async def fence(self, stream_id: str, token: int) -> None:
         """Record `token` as the stream's newest fencing token (a writer that just took the
@@ -172,8 +115,6 @@ class EventStore(abc.ABC):
         """A `Subscription` named `name` (its checkpoint's key): `await sub.run()` follows the
         log forever, `await sub.catch_up()` handles what is there. Options: `batch_size`,
         `poll_interval`."""
-        from .subscription import Subscription
-
         return Subscription(self, name, handler, **options)
 
     async def follow(
@@ -196,6 +137,22 @@ class EventStore(abc.ABC):
         """Where the subscription `name` has got to (START if it never ran)."""
         return await self._checkpoint(validation.name(name, "subscription name", 200))
 
+    async def consume(
+        self, name: str, after: GlobalPosition | None, batch_size: int, handler: Handler
+    ) -> tuple[int, GlobalPosition]:
+        """One step of the consumer `name`: read the next batch after `after` (None: after its
+        stored checkpoint) and, in one transaction, run `handler` on it and move the checkpoint
+        from `after` to the batch's end, failing with `CheckpointMoved` if it was not at
+        `after`. Returns how many events were handled (0: caught up) and the checkpoint now.
+        `Subscription` drives this; call it yourself only to build another kind of consumer."""
+        return await self._consume(validation.name(name, "subscription name", 200), after,
+                                   validation.limit(batch_size), handler)
+
+    async def wait_for_appends(self, seen: int, timeout: float) -> None:
+        """Sleep until an append may have committed since `wakeup.generation` was `seen`, or
+        `timeout` passes."""
+        await self._wait_for_appends(seen, timeout)
+
     @abc.abstractmethod
     def transaction(self) -> contextlib.AbstractAsyncContextManager[Transaction]:
         """`async with store.transaction() as tx:` runs SQL of your own in one transaction
@@ -205,14 +162,7 @@ class EventStore(abc.ABC):
     async def close(self) -> None: ...
 
     @abc.abstractmethod
-    async def _append(
-        self,
-        stream_id: str,
-        expected: int,
-        rows: list[tuple[str, int, str, str]],
-        command_id: str | None,
-        fence: int | None,
-    ) -> int: ...
+    async def _append(self, request: AppendRequest) -> int: ...
 
     @abc.abstractmethod
     async def _fence(self, stream_id: str, token: int) -> None: ...

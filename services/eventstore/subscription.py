@@ -2,14 +2,55 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Protocol
 
 from . import validation
 from .errors import CheckpointMoved
-from .records import GlobalPosition
+from .records import GlobalPosition, RecordedEvent
+from .wakeup import Wakeup
 
-if TYPE_CHECKING:
-    from .store import EventStore, Handler
+
+class Transaction(Protocol):
+    """The consumer's view of the transaction in which its checkpoint is saved.
+
+    Whatever a handler runs through it commits or rolls back together with the checkpoint.
+    Parameters use the backend's DB-API style: `%s` / `%(name)s` on Postgres (psycopg),
+    `?` / `:name` on SQLite; `paramstyle` says which ("format" or "qmark"). `connection` is
+    the raw psycopg `AsyncConnection` or `sqlite3.Connection` (the latter only to be used
+    through `execute`, which runs it on the store's database thread).
+    """
+
+    backend: str
+    paramstyle: str
+
+    @property
+    def connection(self) -> Any: ...
+
+    async def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[tuple[Any, ...]]:
+        """Run one statement; returns its rows ([] for statements without a result)."""
+        ...
+
+    async def executemany(self, sql: str, params: Sequence[Sequence[Any] | dict[str, Any]]) -> None:
+        """Run one statement once per parameter set."""
+        ...
+
+
+Handler = Callable[[Transaction, list[RecordedEvent]], Awaitable[None]]
+
+
+class Consumable(Protocol):
+    """What a subscription needs of the store (`EventStore` provides it)."""
+
+    wakeup: Wakeup
+
+    async def consume(
+        self, name: str, after: GlobalPosition | None, batch_size: int, handler: Handler
+    ) -> tuple[int, GlobalPosition]: ...
+
+    async def wait_for_appends(self, seen: int, timeout: float) -> None: ...
+
+    async def checkpoint(self, name: str) -> GlobalPosition: ...
 
 
 class Subscription:
@@ -26,7 +67,7 @@ class Subscription:
 
     def __init__(
         self,
-        store: EventStore,
+        store: Consumable,
         name: str,
         handler: Handler,
         *,
@@ -48,7 +89,7 @@ class Subscription:
         total = 0
         while True:
             try:
-                handled, self._at = await self.store._consume(
+                handled, self._at = await self.store.consume(
                     self.name, self._at, self.batch_size, self.handler
                 )
             except BaseException:
@@ -70,7 +111,7 @@ class Subscription:
                 # Another consumer of this name got there first; its batch stands, ours was
                 # rolled back. Carry on from where it got to.
                 continue
-            await self.store._wait_for_appends(seen, self.poll_interval)
+            await self.store.wait_for_appends(seen, self.poll_interval)
 
     async def position(self) -> GlobalPosition:
         """The stored checkpoint: the last event this subscription's effects include."""

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
 
+from services.errors import Unavailable
 from services.live.base import Lease, LiveState, LiveStateUnavailable
 from services.observability import log
 
@@ -20,7 +21,7 @@ RENEW_EVERY_S = 0.75
 NODE_TTL_MS = 5_000
 
 
-class NotHolder(Exception):
+class NotHolder(Unavailable):
     """Another node serves this table (or nobody can right now): send the call there."""
 
     def __init__(self, table_id: str, node_id: str | None, address: str | None) -> None:

@@ -3,26 +3,27 @@ table service does the work."""
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 import grpc
+import structlog
 
 from engine.core.contract import Status
 from engine.core.messages import encode, to_json
+from engine.table import Act, Leave, Sit, Table, evolve
+from protocol import wire
 from qipai.v1 import admin_pb2, admin_pb2_grpc, auth_pb2, auth_pb2_grpc, game_pb2, game_pb2_grpc
 from services import auth
-from services.errors import Forbidden, TooManyRequests, Unavailable, streaming, unary
-from services.game import wire
-from services.game.leases import NotHolder
-from services.game.table import Act, Leave, Sit, Table, evolve
+from services.errors import Forbidden, TooManyRequests
+from services.game.forwarding import Forwarder
 from services.game.tables import STREAM_PREFIX, TableService
 from services.game.verify import verify
 from services.ratelimit import RateLimiter
+from services.status import streaming, unary
 
 RATE_LIMIT = 200  # requests per player per second: a fast bot (a view per event, 0 ms deals) stays below
 MAX_ID_LENGTH = 128
@@ -50,69 +51,14 @@ def _response(table: Table, version: int, me: auth.Identity, duplicate: bool = F
 class _Limited:
     def __init__(self, tables: TableService, limiter: RateLimiter) -> None:
         self.tables, self.limiter = tables, limiter
-        self._channels: dict[str, grpc.aio.Channel] = {}
+        self.forwarder = Forwarder(tables.leases)
 
     async def _caller(self) -> auth.Identity:
         me = auth.current()
+        structlog.contextvars.bind_contextvars(player_id=me.player_id)
         if not self.limiter.allow(me.player_id):
             raise TooManyRequests("too many requests: slow down")
         return me
-
-    async def _routed(self, method: str, request: Any, context: grpc.aio.ServicerContext,
-                      local: Callable[[], Awaitable[Any]]) -> Any:
-        """Run `local` here if this node serves the table, else on the node that does.
-
-        While a dead node's lease runs out, calls wait and retry (a short delay, never an error
-        the client must understand); then this node takes the table over.
-        """
-        hops = _hops(context)
-        loop = asyncio.get_running_loop()
-        give_up = loop.time() + FORWARD_WINDOW_S
-        while True:
-            try:
-                return await local()
-            except NotHolder as moved:
-                if moved.address is None and self.tables.leases.draining:
-                    raise Unavailable("this node is shutting down; another node serves the table") from None
-                if moved.address and moved.address != self.tables.leases.address and hops < MAX_HOPS:
-                    try:
-                        return await self._forward(moved.address, method, request, context, hops)
-                    except grpc.aio.AioRpcError as err:
-                        if err.code() != grpc.StatusCode.UNAVAILABLE:
-                            await context.abort(err.code(), err.details() or "",
-                                                trailing_metadata=_relayable(err.trailing_metadata()))
-                if loop.time() > give_up:
-                    raise Unavailable("the table's node cannot be reached; retry shortly") from None
-                await asyncio.sleep(0.2)
-
-    async def _forward(self, address: str, method: str, request: Any,
-                       context: grpc.aio.ServicerContext, hops: int) -> Any:
-        chan = self._channels.get(address)
-        if chan is None:
-            chan = self._channels[address] = grpc.aio.insecure_channel(address)
-        metadata = [(k, v) for k, v in context.invocation_metadata() or () if k == "authorization"]
-        metadata.append((HOPS_HEADER, str(hops + 1)))
-        stub = game_pb2_grpc.GameStub(chan)
-        return await getattr(stub, method)(request, metadata=tuple(metadata), timeout=FORWARD_TIMEOUT_S)
-
-
-HOPS_HEADER = "qipai-forwarded"
-MAX_HOPS = 2
-FORWARD_TIMEOUT_S = 10.0
-FORWARD_WINDOW_S = 12.0  # longer than a lease's life, so a dead holder's tables are taken over
-
-
-def _hops(context: grpc.aio.ServicerContext) -> int:
-    for key, value in context.invocation_metadata() or ():
-        if key == HOPS_HEADER:
-            return int(value) if str(value).isdigit() else MAX_HOPS
-    return 0
-
-
-def _relayable(metadata: Any) -> tuple:
-    """The trailing metadata worth passing on (the rich status with a rule violation)."""
-    return tuple((k, v) for k, v in metadata or () if k == "grpc-status-details-bin")
-
 
 class AuthServicer(auth_pb2_grpc.AuthServicer):
     def __init__(self, secret: str) -> None:
@@ -152,7 +98,7 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
                                                 actor=me.player_id)
             return _response(outcome.table, outcome.version, me, outcome.duplicate)
 
-        return await self._routed("Join", request, context, local)
+        return await self.forwarder.routed("Join", request, context, local)
 
     @unary
     async def Ready(self, request: game_pb2.TableRequest, context: Any) -> game_pb2.TableResponse:
@@ -163,7 +109,7 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
                                               command_id=_request_id(me, request.request_id))
             return _response(outcome.table, outcome.version, me, outcome.duplicate)
 
-        return await self._routed("Ready", request, context, local)
+        return await self.forwarder.routed("Ready", request, context, local)
 
     @unary
     async def Leave(self, request: game_pb2.TableRequest, context: Any) -> game_pb2.TableResponse:
@@ -175,7 +121,7 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
                                                 actor=me.player_id)
             return _response(outcome.table, outcome.version, me, outcome.duplicate)
 
-        return await self._routed("Leave", request, context, local)
+        return await self.forwarder.routed("Leave", request, context, local)
 
     @unary
     async def Act(self, request: game_pb2.ActRequest, context: Any) -> game_pb2.TableResponse:
@@ -191,12 +137,13 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
             seat = table.seat_of(me.player_id)
             if seat is None:
                 raise Forbidden("you do not sit at this table")
+            structlog.contextvars.bind_contextvars(seat=seat)
             cmd = wire.action_to_command(request.action, seat)
             outcome = await self.tables.execute(table_id, Act(me.player_id, cmd), command_id=command_id,
                                                 actor=me.player_id, expected_version=expected)
             return _response(outcome.table, outcome.version, me, outcome.duplicate)
 
-        return await self._routed("Act", request, context, local)
+        return await self.forwarder.routed("Act", request, context, local)
 
     @unary
     async def GetView(self, request: game_pb2.TableRequest, context: Any) -> game_pb2.ViewResponse:
@@ -206,7 +153,7 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
             table = await self.tables.serve(_table_id(request.table_id))
             return view_response(table, table.seat_of(me.player_id), self.tables)
 
-        return await self._routed("GetView", request, context, local)
+        return await self.forwarder.routed("GetView", request, context, local)
 
     @streaming
     async def Watch(self, request: game_pb2.WatchRequest, context: Any) -> AsyncIterator[game_pb2.TableUpdate]:
@@ -218,6 +165,7 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
         seat = table.seat_of(me.player_id)
         if seat is None:
             raise Forbidden("only players seated at this table can watch it")
+        structlog.contextvars.bind_contextvars(seat=seat)
         had_legal, status = True, None
         async for batch in self.tables.watch(table_id, seat, request.from_version):
             update = game_pb2.TableUpdate(version=batch.version, events=[

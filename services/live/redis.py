@@ -65,7 +65,7 @@ class _Pipeliner:
     def __init__(self, client: Any, max_calls: int = 512) -> None:
         self._client = client
         self._max_calls = max_calls
-        self._queue: collections.deque[tuple[list[tuple[Any, list[str], list[Any]]], asyncio.Future]] = (
+        self._queue: collections.deque[tuple[list[tuple[Any, list[str], list[Any]]], asyncio.Future[Any]]] = (
             collections.deque())
         self._flushing = False
         self._task: asyncio.Task[None] | None = None  # held: the loop keeps only weak references

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 from engine.core.contract import Status
+from engine.table import Act, Sit
+from services.bootstrap import table_service
 from services.eventstore import open_event_store
-from services.game.table import Act, Sit
 from services.game.tables import TableService
 from services.live import open_live_state
 
@@ -47,7 +48,7 @@ async def backends(request: pytest.FixtureRequest, tmp_path: Any) -> AsyncIterat
     stop = asyncio.Event()
     renewing: list[asyncio.Task] = []
 
-    async def open_service() -> TableService:
+    async def open_service(node_id: str = "") -> TableService:
         """Another node on the same backends (in memory, nodes share the one live state)."""
         store = await open_event_store(store_url)
         if live_url == "memory://" and shared:
@@ -57,7 +58,7 @@ async def backends(request: pytest.FixtureRequest, tmp_path: Any) -> AsyncIterat
             shared.append(live)
             opened.append(live)
         opened.append(store)
-        service = TableService(store, live, clock_ms=clock)
+        service = table_service(store, live, node_id=node_id, clock_ms=clock)
         # As on a real node, leases are renewed in the background while the test runs.
         renewing.append(asyncio.create_task(service.leases.run(stop)))
         return service

@@ -6,9 +6,9 @@ import asyncio
 
 import pytest
 
+from engine.table import Sit
 from services.game import leases
 from services.game.leases import NotHolder
-from services.game.table import Sit
 from services.game.tables import TableService
 
 pytestmark = pytest.mark.integration
@@ -20,9 +20,7 @@ def short_leases(monkeypatch):
 
 
 async def two_nodes(backends) -> tuple[TableService, TableService]:
-    a, b = await backends["open"](), await backends["open"]()
-    a.leases.node_id, b.leases.node_id = "node-a", "node-b"
-    a.node_id, b.node_id = "node-a", "node-b"
+    a, b = await backends["open"]("node-a"), await backends["open"]("node-b")
     await a.live.register_node("node-a", "a:1", 60_000)
     await b.live.register_node("node-b", "b:1", 60_000)
     return a, b

@@ -81,6 +81,11 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(serve(conf, services))
         except KeyboardInterrupt:
             return 130
+    if args.command in ("replay", "verify", "token", "play"):
+        from services.config import settings
+
+        # The tools reach the server the settings name, with its token secret.
+        args.grpc_addr, args.token_secret = settings().grpc_addr, settings().token_secret
     if args.command == "scenario":
         from clients.scenario import main as scenario_main
 

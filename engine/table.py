@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from engine import rulesets
-from engine.core.contract import Ruleset, StartHand, Status
+from engine.core.contract import AnyRuleset, StartHand, Status
 from engine.core.errors import RuleViolation
 from engine.core.messages import command, event, to_json, type_name
 
@@ -115,7 +115,7 @@ class AutoPlaySet:
 class Table:
     table_id: str = ""
     ruleset: str = ""
-    options: Any = None
+    options: object = None  # the ruleset's frozen options (which ruleset: `ruleset`)
     created_by: str = ""
     private: bool = True
     fixed_deal: str = ""
@@ -124,7 +124,7 @@ class Table:
     auto: frozenset[int] = frozenset()
     streaks: tuple[int, ...] = ()
     hands_started: int = 0
-    game: Any = None
+    game: object = None  # the ruleset's state
     version: int = 0
 
     @property
@@ -132,7 +132,7 @@ class Table:
         return bool(self.ruleset)
 
     @property
-    def rules(self) -> Ruleset:
+    def rules(self) -> AnyRuleset:
         return _ruleset(self.ruleset)
 
     @property
@@ -150,10 +150,10 @@ class Table:
         return seat in self.auto or self.seats[seat] is None
 
 
-_RULESETS: dict[str, Ruleset] = {}
+_RULESETS: dict[str, AnyRuleset] = {}
 
 
-def _ruleset(name: str) -> Ruleset:
+def _ruleset(name: str) -> AnyRuleset:
     rs = _RULESETS.get(name)
     if rs is None:
         rs = _RULESETS[name] = rulesets.get(name)
@@ -344,7 +344,7 @@ def evolve(table: Table, ev: Any) -> Table:
     return dataclasses.replace(table, game=game, version=version)
 
 
-def _put(items: tuple, index: int, value: Any) -> tuple:
+def _put(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return (*items[:index], value, *items[index + 1:])
 
 

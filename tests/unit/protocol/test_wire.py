@@ -9,7 +9,7 @@ from engine.core.contract import StartHand, Status
 from engine.core.messages import _by_name
 from engine.driver import apply, fold
 from engine.selfplay import hand_secrets
-from services.game import wire
+from protocol import wire
 
 RULESETS = ["koudian", "daqi"]
 

@@ -1,0 +1,113 @@
+"""The table clock: when a table's pending decision times out, its deadline in the live state,
+and firing the deadlines that are due (a `Timeout` command through the pipeline)."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+from engine.core.contract import Status
+from engine.table import Table, Timeout
+from services.game.leases import NotHolder
+from services.live.base import LiveState, Turn
+from services.observability import log
+
+BETWEEN_HANDS_MS = 10_000  # after a hand ends, the next starts this late unless all are ready sooner
+AUTO_PLAY_DELAY_MS = 300  # how soon the server acts for a seat on auto-play (a human-like pace)
+REDELIVER_AFTER_MS = 5_000
+
+
+class Deadlines:
+    """A table's deadline, from its state: how long until it, and keeping it armed."""
+
+    def __init__(self, live: LiveState, clock_ms: Callable[[], int]) -> None:
+        self.live, self.clock_ms = live, clock_ms
+
+    @staticmethod
+    def delay_ms(table: Table) -> int | None:
+        """How long after its last event the table's pending decision times out (None: none)."""
+        status = table.status
+        if status is Status.WAITING_FOR_HAND:
+            if table.hands_started == 0 or any(p is None for p in table.seats):
+                return None
+            everyone_auto = all(table.is_auto(s) for s in range(len(table.seats)))
+            return AUTO_PLAY_DELAY_MS if everyone_auto else BETWEEN_HANDS_MS
+        if status is not Status.IN_HAND:
+            return None
+        deadline = table.rules.deadline(table.game)
+        if deadline is None:
+            return None
+        owing = [s for s in deadline.defaults if s is not None]
+        if owing and all(table.is_auto(s) for s in owing):
+            return min(AUTO_PLAY_DELAY_MS, deadline.timeout_ms)
+        return deadline.timeout_ms
+
+    @staticmethod
+    def due_at_once(table: Table) -> bool:
+        """Whether the table clock acts right away (a deal at 0 ms per card)."""
+        if table.status is not Status.IN_HAND:
+            return False
+        deadline = table.rules.deadline(table.game)
+        return deadline is not None and deadline.timeout_ms == 0 and list(deadline.defaults) == [None]
+
+    def turn(self, table: Table, since_ms: int) -> Turn:
+        """The table's deadline: due `delay_ms` after `since_ms`, or none."""
+        delay = self.delay_ms(table)
+        if delay is None:
+            return Turn("turn", None)
+        return Turn("turn", since_ms + delay, str(table.version).encode())
+
+    async def arm(self, table: Table, since_ms: int) -> None:
+        turn = self.turn(table, since_ms)
+        if turn.due_ms is None:
+            await self.live.cancel(table.table_id, turn.key)
+        else:
+            await self.live.schedule(table.table_id, turn.key, turn.due_ms, turn.payload)
+
+
+class Fired(Protocol):
+    """What firing a deadline did (the pipeline's Outcome)."""
+
+    @property
+    def table(self) -> Table: ...
+
+    @property
+    def events(self) -> list[object]: ...
+
+
+Execute = Callable[[str, Timeout, str], Awaitable[Fired]]
+
+
+class Clock:
+    """Fires due deadlines: each as a `Timeout` command run by `execute(table_id, cmd, command_id)`."""
+
+    def __init__(self, live: LiveState, deadlines: Deadlines, node_id: str,
+                 last_event_ms: Callable[[str], int | None], execute: Execute) -> None:
+        self.live, self.deadlines, self.node_id = live, deadlines, node_id
+        self._last_event_ms, self._execute = last_event_ms, execute
+
+    async def fire_due(self, limit: int = 50) -> int:
+        """Fire up to `limit` deadlines due now (one clock tick); returns how many fired. A
+        burst of timeouts (many tables abandoned at once) is spread over ticks rather than
+        stalling every other table's commands."""
+        # Claimed deadlines are postponed, not removed, until firing re-arms or cancels them: a
+        # node that dies between claiming and firing leaves them to the table's next writer.
+        due = await self.live.claim_due(self.deadlines.clock_ms(), limit, node_id=self.node_id,
+                                        redeliver_after_ms=REDELIVER_AFTER_MS)
+        if due:
+            await asyncio.gather(*(self._fire(d.table_id, int(d.payload)) for d in due))
+        return len(due)
+
+    async def _fire(self, table_id: str, version: int) -> None:
+        cmd = Timeout(version, secrets.token_bytes(16), secrets.token_bytes(16))
+        try:
+            outcome = await self._execute(table_id, cmd, f"timeout:{version}")
+            if not outcome.events:  # stale or already fired: set the deadline the table has now
+                since = self._last_event_ms(table_id) or self.deadlines.clock_ms()
+                await self.deadlines.arm(outcome.table, since)
+        except NotHolder:
+            pass  # another node took the table over; its clock fires this deadline
+        except Exception:  # a timer must never kill the clock; the table stays as it was
+            log.exception("timeout_failed", table_id=table_id, version=version)

@@ -1,0 +1,219 @@
+"""The feed: every event of a table a seat may see, redacted, in batches — in-process from the
+commands this node runs, else from the live state's fan-out, with the store filling any gap."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import table as tables
+from engine.core.messages import decode
+from engine.table import Table
+from services.eventstore import NewEvent
+from services.game.repository import TableNotFound, TableRepository
+from services.live.base import LiveState, LiveStateUnavailable
+from services.observability import log
+
+
+def encode_payload(version: int, ev: NewEvent) -> bytes:
+    """An event as fanned out to every node (unredacted: each watcher redacts for its seat),
+    from its encoding for the store."""
+    return json.dumps({"version": version, "type": ev.type, "schema": ev.schema_version, "data": ev.data},
+                      separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def decode_payload(payload: bytes) -> tuple[int, Any]:
+    msg = json.loads(payload)
+    return msg["version"], decode(msg["type"], msg["schema"], msg["data"])
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """What one command (or a stretch of history) added to a table, as a watcher receives it:
+    the table's version after it, the events (version, event), the whole table after them, and
+    who sent the command ("" when unknown: history, or another node's command)."""
+
+    version: int
+    events: list[tuple[int, Any]]
+    table: Table
+    actor: str = ""
+    # Shared by every watcher of one command on this node: an event all of them may see whole
+    # is put into words once (keyed by id, holding the event so that the id stays its own).
+    encoded: dict[int, tuple[Any, Any]] = field(default_factory=dict, compare=False)
+
+
+MOVED = None  # told to local watchers when this node stops serving their table
+Queue = asyncio.Queue[Batch | None]
+
+
+class LocalFeed:
+    """In-process queues of the watchers of tables this node writes: each command's batch
+    with no Redis round trip, no decoding, and the table state to compute a seat's view from."""
+
+    def __init__(self) -> None:
+        self._queues: dict[str, set[Queue]] = {}
+
+    def subscribe(self, table_id: str) -> Queue:
+        queue: Queue = asyncio.Queue()
+        self._queues.setdefault(table_id, set()).add(queue)
+        return queue
+
+    def unsubscribe(self, table_id: str, queue: Queue) -> None:
+        queues = self._queues.get(table_id)
+        if queues is not None:
+            queues.discard(queue)
+            if not queues:
+                del self._queues[table_id]
+
+    def publish(self, table_id: str, batch: Batch | None) -> None:
+        for queue in self._queues.get(table_id, ()):
+            queue.put_nowait(batch)
+
+    def moved(self, table_id: str) -> None:
+        """This node stopped serving `table_id`: its local watchers go to the fan-out."""
+        self.publish(table_id, MOVED)
+
+    def moved_all(self) -> None:
+        for table_id in list(self._queues):
+            self.moved(table_id)
+
+
+# The table as of now and this node's queue for it, or None when another node serves it.
+Subscribe = Callable[[str], Awaitable[tuple[Queue, Table] | None]]
+
+
+class Watcher:
+    """Watch streams: local while this node serves the table, remote otherwise."""
+
+    def __init__(self, repository: TableRepository, live: LiveState, local: LocalFeed,
+                 subscribe: Subscribe, serving: Callable[[str], bool]) -> None:
+        self.repository, self.live, self.local = repository, live, local
+        self._subscribe, self._serving = subscribe, serving
+
+    async def watch(self, table_id: str, seat: int | None, after_version: int,
+                    poll_s: float = 5.0) -> AsyncIterator[Batch]:
+        """Every event after `after_version` that `seat` may see, redacted, in batches (one per
+        command, with the table after it; a batch may show this seat no event), first the
+        history, then live.
+
+        On the node that writes the table, batches come in-process; elsewhere (or once this node
+        stops serving the table) from the Redis fan-out, with the table state folded here. A
+        gap in the fan-out (trimmed, or live state lost) is filled from the store, and the store
+        is asked anyway after `poll_s` without news, so nothing is missed or repeated.
+        """
+        last = after_version
+        while True:
+            local = await self._subscribe(table_id)
+            if local is not None:
+                queue, table = local
+                try:
+                    async for batch in self._watch_local(table_id, seat, last, queue, table, poll_s):
+                        last = batch.version
+                        yield batch
+                finally:
+                    self.local.unsubscribe(table_id, queue)
+            async with contextlib.aclosing(self._watch_remote(table_id, seat, last, poll_s)) as remote:
+                async for batch in remote:
+                    last = batch.version
+                    yield batch
+                    if self._serving(table_id):
+                        break  # this node took the table over: watch it in-process again
+
+    async def _backfill(self, table: Table, seat: int | None, last: int) -> Batch:
+        records = await self.repository.events(table.table_id, last + 1, table.version)
+        return Batch(table.version, shown(table, seat, [(r.version, r.decode()) for r in records]), table)
+
+    async def _watch_local(self, table_id: str, seat: int | None, last: int, queue: Queue,
+                           table: Table, poll_s: float) -> AsyncIterator[Batch]:
+        if table.version > last:
+            yield await self._backfill(table, seat, last)
+            last = table.version
+        while True:
+            try:
+                batch = queue.get_nowait() if not queue.empty() else await _get(queue, poll_s)
+            except TimeoutError:
+                if self._serving(table_id):
+                    continue
+                return
+            if batch is MOVED:
+                return
+            if batch.version <= last:
+                continue
+            # Batches arrive in commit order, each right after the one before.
+            yield Batch(batch.version, shown(table, seat, batch.events), batch.table, batch.actor,
+                        batch.encoded)
+            last = batch.version
+
+    async def _watch_remote(self, table_id: str, seat: int | None, last: int,
+                            poll_s: float) -> AsyncGenerator[Batch, None]:
+        table = await self.repository.read(table_id)
+        if not table.exists:
+            raise TableNotFound(f"no table {table_id!r}")
+        if table.version > last:
+            yield await self._backfill(table, seat, last)
+        queue: asyncio.Queue[tuple[int, bytes]] = asyncio.Queue()
+
+        def folded() -> int:
+            return table.version
+
+        pumping = asyncio.create_task(self._pump(table_id, folded, queue))
+        try:
+            while True:
+                try:
+                    items = [await _get(queue, poll_s)]
+                except TimeoutError:
+                    items = []
+                while not queue.empty():
+                    items.append(queue.get_nowait())
+                events: list[tuple[int, Any]] = []
+                for version, payload in items:
+                    if version == table.version + 1:
+                        events.append((version, decode_payload(payload)[1]))
+                        table = tables.evolve(table, events[-1][1])
+                if not items or items[-1][0] > table.version:
+                    # Nothing for a while, or a gap: the store has everything.
+                    for rec in await self.repository.events(table_id, table.version + 1):
+                        events.append((rec.version, rec.decode()))
+                        table = tables.evolve(table, events[-1][1])
+                if events:
+                    yield Batch(table.version, shown(table, seat, events), table)
+        finally:
+            pumping.cancel()
+
+    async def _pump(self, table_id: str, folded: Callable[[], int],
+                    queue: asyncio.Queue[tuple[int, bytes]]) -> None:
+        # A lost fan-out (Redis restarted or flushed) costs latency until the pump
+        # resubscribes (after the version folded so far), never events: the store fills
+        # whatever it missed.
+        lost = False
+        while True:
+            try:
+                async for published in self.live.listen(table_id, folded()):
+                    lost = False
+                    queue.put_nowait(published)
+            except LiveStateUnavailable as exc:
+                if not lost:  # once per outage, not per retry
+                    log.warning("fanout_lost", table_id=table_id, error=str(exc))
+                    lost = True
+                await asyncio.sleep(0.5)
+
+
+async def _get(queue: asyncio.Queue[Any], timeout_s: float) -> Any:
+    """The queue's next item, or TimeoutError (asyncio.wait_for would start a task per item)."""
+    async with asyncio.timeout(timeout_s):
+        return await queue.get()
+
+
+def shown(table: Table, seat: int | None, events: list[tuple[int, Any]]) -> list[tuple[int, Any]]:
+    """A batch's events as `seat` may see them (table events are public)."""
+    rs = table.rules
+    out = []
+    for version, ev in events:
+        seen = ev if tables.is_table_event(ev) else rs.redact(ev, seat)
+        if seen is not None:
+            out.append((version, seen))
+    return out

@@ -1,0 +1,181 @@
+"""The command pipeline: every change to a table goes through `execute`.
+
+Under the table's lock: hold the lease, load the table (cache, else snapshot + tail), decide
+(with every clock step due at once chained behind), append at the expected version under the
+lease's fencing token (retrying a conflict against a fresh load), then publish the new events
+to local watchers and the fan-out, refresh the cached public view and re-arm the deadline.
+"""
+
+from __future__ import annotations
+
+import functools
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import structlog
+
+from engine import table as tables
+from engine.core.contract import Status
+from engine.core.errors import RuleViolation
+from engine.core.messages import message_to_json
+from engine.table import Table, Timeout
+from services.errors import Conflict
+from services.eventstore import Fenced, NewEvent, WrongExpectedVersion
+from services.game.clock import Deadlines
+from services.game.feed import Batch, LocalFeed, encode_payload
+from services.game.leases import NotHolder
+from services.game.lobby import public_view
+from services.game.ownership import Ownership
+from services.game.repository import TableRepository
+from services.live.base import LiveState, LiveStateUnavailable, Published
+from services.live.base import View as LiveView
+from services.observability import APPENDS, COMMAND_LATENCY, COMMANDS, log
+
+CONFLICT_RETRIES = 5
+MAX_CLOCK_STEPS = 500  # clock steps chained into one command (a whole deal, with room to spare)
+
+Steps = list[tuple[Any, list[Any]]]
+
+
+class VersionConflict(Conflict):
+    """The action was decided on an older table version than the current one."""
+
+    def __init__(self, expected: int, actual: int) -> None:
+        super().__init__(f"the table is at version {actual}, not {expected}: refresh and retry")
+        self.expected, self.actual = expected, actual
+
+
+@dataclass
+class Outcome:
+    """What a command did: the table's version after it, and the events it added (none when
+    it was a retry of an action already applied, or changed nothing)."""
+
+    table: Table
+    version: int
+    events: list[Any] = field(default_factory=list)
+    duplicate: bool = False
+
+
+class CommandPipeline:
+    """Runs commands on the tables this node serves (see the module docstring)."""
+
+    def __init__(self, repository: TableRepository, ownership: Ownership, deadlines: Deadlines,
+                 local: LocalFeed, live: LiveState, node_id: str,
+                 clock_ms: Callable[[], int]) -> None:
+        self.repository, self.ownership, self.deadlines = repository, ownership, deadlines
+        self.local, self.live, self.node_id, self.clock_ms = local, live, node_id, clock_ms
+
+    async def execute(self, table_id: str, cmd: Any, *, command_id: str | None, actor: str,
+                      expected_version: int | None = None) -> Outcome:
+        """Decide `cmd` on the table and store its events; see the module docstring."""
+        started = self.clock_ms()
+        with structlog.contextvars.bound_contextvars(table_id=table_id, command_id=command_id,
+                                                     actor=actor, node=self.node_id):
+            async with self.ownership.lock(table_id):
+                lease = await self.ownership.hold(table_id)
+                for _ in range(CONFLICT_RETRIES):
+                    table = await self.repository.load(
+                        table_id, must_exist=not isinstance(cmd, tables.CreateTable))
+                    if expected_version is not None and expected_version != table.version:
+                        if command_id and await self.repository.already_applied(table_id, command_id):
+                            return Outcome(table, table.version, duplicate=True)
+                        log.debug("command_rejected", reason="version_conflict",
+                                  expected=expected_version, version=table.version)
+                        raise VersionConflict(expected_version, table.version)
+                    try:
+                        steps, after = self.decide(table, cmd)
+                    except RuleViolation as exc:
+                        if command_id and await self.repository.already_applied(table_id, command_id):
+                            return Outcome(table, table.version, duplicate=True)
+                        COMMANDS.labels(table.ruleset or "none", "rejected").inc()
+                        log.debug("command_rejected", command=type(cmd).__name__, code=exc.code,
+                                  reason=exc.message, version=table.version)
+                        raise
+                    events = [ev for _, evs in steps for ev in evs]
+                    if not events:
+                        return Outcome(table, table.version)
+                    new = self.records(steps, table.version, command_id, actor)
+                    try:
+                        version = await self.repository.append(table_id, table.version, new,
+                                                               command_id, lease.token)
+                    except WrongExpectedVersion:
+                        log.info("append_conflict", version=table.version)
+                        self.repository.forget(table_id)
+                        continue
+                    except Fenced:
+                        log.warning("fenced_out", token=lease.token)
+                        self.ownership.fenced_out(table_id)
+                        holder = await self.live.lease_holder(table_id)
+                        raise NotHolder(table_id, holder and holder.node_id,
+                                        holder and await self.live.node_address(holder.node_id)) from None
+                    if version != table.version + len(events):
+                        # The same command id was stored before: that earlier result stands.
+                        self.repository.forget(table_id)
+                        table = await self.repository.load(table_id, must_exist=True)
+                        return Outcome(table, version, duplicate=True)
+                    APPENDS.inc()
+                    COMMANDS.labels(table.ruleset or type(cmd).__name__, "applied").inc()
+                    before = table.status if table.exists else None
+                    table = after
+                    self.repository.remember(table)
+                    self.repository.last_event_ms[table_id] = self.clock_ms()
+                    base = table.version - len(events)
+                    self.local.publish(table_id, Batch(
+                        table.version, [(base + n, ev) for n, ev in enumerate(events, 1)], table, actor))
+                    try:
+                        await self._after_commit(table, new, base, before)
+                    except LiveStateUnavailable as exc:
+                        # Stored but not announced: watchers fill the gap from the store.
+                        log.warning("live_state_unavailable", stage="after_append",
+                                    version=table.version, error=str(exc))
+                        raise
+                    COMMAND_LATENCY.observe((self.clock_ms() - started) / 1000)
+                    return Outcome(table, table.version, events)
+                raise VersionConflict(-1, (await self.repository.load(table_id, must_exist=True)).version)
+
+    def decide(self, table: Table, cmd: Any) -> tuple[Steps, Table]:
+        """The command's events and, chained behind them, every clock step due at once (a
+        deal at 0 ms per card): one append instead of a hundred. Each step stays a command of
+        its own in the log, so verification re-decides it like any other."""
+        events = tables.decide(table, cmd)
+        steps: Steps = [(cmd, events)]
+        after = functools.reduce(tables.evolve, events, table)
+        while events and len(steps) <= MAX_CLOCK_STEPS and self.deadlines.due_at_once(after):
+            tick = Timeout(after.version, secrets.token_bytes(16), secrets.token_bytes(16))
+            events = tables.decide(after, tick)
+            if events:
+                steps.append((tick, events))
+                after = functools.reduce(tables.evolve, events, after)
+        return steps, after
+
+    def records(self, steps: Steps, version: int, command_id: str | None,
+                actor: str) -> list[NewEvent]:
+        """The steps' events as stored, each step's command in its first event's metadata."""
+        now = datetime.now(UTC).isoformat()
+        new = []
+        for n, (cmd, events) in enumerate(steps):
+            meta = ({"command_id": command_id, "actor": actor} if n == 0 else
+                    {"command_id": f"timeout:{version}", "actor": "server"})
+            rest = {**meta, "time": now}
+            first = {**rest, "node": self.node_id, "command": message_to_json(cmd)}
+            new += [NewEvent.of(ev, first if i == 0 else rest) for i, ev in enumerate(events)]
+            version += len(events)
+        return new
+
+    async def _after_commit(self, table: Table, new: list[NewEvent], first_version: int,
+                            status_before: Status | None) -> None:
+        published = [Published(first_version + n, encode_payload(first_version + n, ev))
+                     for n, ev in enumerate(new, start=1)]
+        await self.live.update_table(table.table_id, published,
+                                     LiveView(table.version, public_view(table)),
+                                     self.deadlines.turn(table, self.clock_ms()))
+        status = table.status
+        if first_version == 0:  # the command created the table
+            await self.live.mark_live(table.table_id)
+        if status is Status.MATCH_OVER:
+            await self.live.unmark_live(table.table_id)
+        if status_before is not None and status_before != status:
+            await self.repository.save_snapshot(table)  # hand boundaries: rehydration = snapshot + one hand

@@ -1,0 +1,113 @@
+"""A table's snapshot in the message codec's JSON (no pickle), with a schema version.
+
+The table's own fields are written as they are; its options and game state (one of the
+ruleset's phase types) are written with the codec's `to_json` and tagged with their registered
+type name (or, for an unregistered class, its import path), so they read back into the same
+types. A snapshot written by code whose state types had other
+fields fails to read (unknown or missing fields) rather than read wrongly; a change of meaning
+with the same fields bumps `SCHEMA_VERSION` (with an upcaster when old snapshots can be
+carried forward). An unreadable snapshot is ignored: the table is rebuilt from its events.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+from engine.core.messages import (
+    UnknownMessageType,
+    from_json,
+    message_from_json,
+    to_json,
+    type_name,
+)
+from engine.table import Table
+
+SNAPSHOT_TYPE = "table.Snapshot"
+SCHEMA_VERSION = 2  # 1 was the pickled table
+# from_version -> a function turning that version's data into the next one's.
+UPCASTERS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+_STATE_PACKAGE = "engine."  # tagged classes are looked up only there
+
+
+class SnapshotUnreadable(ValueError):
+    """A stored snapshot this code cannot turn back into a table."""
+
+
+def encode(table: Table) -> dict[str, Any]:
+    """The snapshot data for `table`."""
+    return {
+        "table_id": table.table_id,
+        "ruleset": table.ruleset,
+        "options": _tagged(table.options),
+        "created_by": table.created_by,
+        "private": table.private,
+        "fixed_deal": table.fixed_deal,
+        "seats": list(table.seats),
+        "ready": sorted(table.ready),
+        "auto": sorted(table.auto),
+        "streaks": list(table.streaks),
+        "hands_started": table.hands_started,
+        "game": _tagged(table.game),
+        "version": table.version,
+    }
+
+
+def decode(schema_version: int, data: dict[str, Any]) -> Table:
+    """The table a snapshot holds; SnapshotUnreadable when this code cannot read it."""
+    if schema_version > SCHEMA_VERSION:
+        raise SnapshotUnreadable(f"snapshot schema {schema_version} is newer than this code's "
+                                 f"{SCHEMA_VERSION}")
+    while schema_version < SCHEMA_VERSION:
+        step = UPCASTERS.get(schema_version)
+        if step is None:
+            raise SnapshotUnreadable(f"no upcaster from snapshot schema {schema_version}")
+        data = step(dict(data))
+        schema_version += 1
+    try:
+        return Table(
+            table_id=str(data["table_id"]), ruleset=str(data["ruleset"]),
+            options=_untagged(data["options"]), created_by=str(data["created_by"]),
+            private=bool(data["private"]), fixed_deal=str(data["fixed_deal"]),
+            seats=tuple(data["seats"]), ready=frozenset(data["ready"]),
+            auto=frozenset(data["auto"]), streaks=tuple(data["streaks"]),
+            hands_started=int(data["hands_started"]), game=_untagged(data["game"]),
+            version=int(data["version"]),
+        )
+    except (KeyError, TypeError, ValueError, AttributeError, ImportError, LookupError) as exc:
+        raise SnapshotUnreadable(f"{type(exc).__name__}: {exc}") from None
+
+
+def _tagged(value: Any) -> Any:
+    """`value` with its type: the registered name when it has one (it survives the class
+    moving), else the class's import path."""
+    if value is None:
+        return None
+    if _registered(value):
+        return {"type": type_name(value), "data": to_json(value)}
+    cls = type(value)
+    return {"class": f"{cls.__module__}:{cls.__qualname__}", "data": to_json(value)}
+
+
+def _registered(value: Any) -> bool:
+    try:
+        type_name(value)
+    except UnknownMessageType:
+        return False
+    return True
+
+
+def _untagged(data: Any) -> Any:
+    if data is None:
+        return None
+    if "type" in data:
+        return message_from_json(data)
+    module, _, name = str(data["class"]).partition(":")
+    if not module.startswith(_STATE_PACKAGE):
+        raise SnapshotUnreadable(f"not an engine type: {data['class']!r}")
+    cls = getattr(importlib.import_module(module), name, None)
+    if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
+        raise SnapshotUnreadable(f"no engine value type {data['class']!r}")
+    return from_json(cls, data["data"])

@@ -1,0 +1,121 @@
+"""Domain errors to gRPC status codes, by category (services.errors): one table, one place."""
+
+from __future__ import annotations
+
+import functools
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, TypeVar
+
+import grpc
+import structlog
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, status_pb2
+from grpc_status import rpc_status
+
+from engine.core.errors import RuleViolation
+from qipai.v1 import common_pb2
+from services.errors import Conflict, Forbidden, Invalid, NotFound, TooManyRequests, Unavailable
+from services.observability import log
+
+# First match wins.
+CODES: tuple[tuple[type[Exception], grpc.StatusCode], ...] = (
+    (Invalid, grpc.StatusCode.INVALID_ARGUMENT),
+    (Forbidden, grpc.StatusCode.PERMISSION_DENIED),
+    (NotFound, grpc.StatusCode.NOT_FOUND),
+    (Conflict, grpc.StatusCode.ABORTED),
+    (TooManyRequests, grpc.StatusCode.RESOURCE_EXHAUSTED),
+    (Unavailable, grpc.StatusCode.UNAVAILABLE),
+)
+
+
+def status_of(exc: BaseException) -> tuple[grpc.StatusCode, str] | None:
+    """The status code and message for `exc`, or None when it is a bug (INTERNAL)."""
+    for category, code in CODES:
+        if isinstance(exc, category):
+            message = str(exc)
+            return code, message.strip("'\"") if code is grpc.StatusCode.NOT_FOUND else message
+    return None
+
+
+async def _abort(context: grpc.aio.ServicerContext[Any, Any], exc: BaseException) -> None:
+    if isinstance(exc, RuleViolation):
+        detail = any_pb2.Any()
+        detail.Pack(common_pb2.RuleViolation(code=exc.code, message=exc.message))
+        status = status_pb2.Status(code=code_pb2.FAILED_PRECONDITION,
+                                   message=f"{exc.code}: {exc.message}", details=[detail])
+        await context.abort_with_status(rpc_status.to_status(status))
+    mapped = status_of(exc)
+    if mapped is None:
+        log.exception("rpc_failed", error=repr(exc))
+        await context.abort(grpc.StatusCode.INTERNAL, "internal error; it has been logged")
+    else:
+        log.debug("rpc_refused", code=mapped[0].name, error=mapped[1])
+        await context.abort(*mapped)
+
+
+TRACE_HEADERS = ("x-trace-id", "traceparent")
+
+
+def request_context(servicer: Any, request: Any, context: Any) -> dict[str, Any]:
+    """The log fields every line of one request carries: the RPC, the node, the table and
+    command it names, and a trace id (the caller's `x-trace-id` or `traceparent`, else new)."""
+    fields: dict[str, Any] = {}
+    tables = getattr(servicer, "tables", None)
+    if tables is not None:
+        fields["node"] = tables.node_id
+    table_id = getattr(request, "table_id", "")
+    if table_id:
+        fields["table_id"] = table_id
+    command_id = getattr(request, "action_id", "") or getattr(request, "request_id", "")
+    if command_id:
+        fields["command_id"] = command_id
+    trace = ""
+    for key, value in context.invocation_metadata() or ():
+        if key in TRACE_HEADERS:
+            trace = str(value)
+            break
+    fields["trace_id"] = trace or uuid.uuid4().hex
+    return fields
+
+
+S = TypeVar("S")
+R = TypeVar("R")
+T = TypeVar("T")
+
+
+def unary(fn: Callable[[S, R, Any], Awaitable[T]]) -> Callable[[S, R, Any], Awaitable[T]]:
+    """Map a unary handler's domain errors to status codes."""
+
+    @functools.wraps(fn)
+    async def wrapper(self: S, request: R, context: Any) -> T:
+        with structlog.contextvars.bound_contextvars(rpc=fn.__name__,
+                                                     **request_context(self, request, context)):
+            try:
+                return await fn(self, request, context)
+            except (grpc.aio.AbortError, KeyboardInterrupt):
+                raise
+            except Exception as exc:  # every domain error becomes a status, never a crash
+                await _abort(context, exc)
+                raise  # abort always raises; this keeps the type checker informed
+
+    return wrapper
+
+
+def streaming(fn: Callable[[S, R, Any], AsyncIterator[T]]) -> Callable[[S, R, Any], AsyncIterator[T]]:
+    """Map a server-streaming handler's domain errors to status codes."""
+
+    @functools.wraps(fn)
+    async def wrapper(self: S, request: R, context: Any) -> AsyncIterator[T]:
+        with structlog.contextvars.bound_contextvars(rpc=fn.__name__,
+                                                     **request_context(self, request, context)):
+            try:
+                async for item in fn(self, request, context):
+                    yield item
+            except (grpc.aio.AbortError, KeyboardInterrupt):
+                raise
+            except Exception as exc:
+                await _abort(context, exc)
+                raise
+
+    return wrapper

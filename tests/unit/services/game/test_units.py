@@ -1,0 +1,189 @@
+"""Each unit of the table service on the in-memory backends: repository, pipeline, ownership,
+clock and feed."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from structlog.contextvars import merge_contextvars
+from structlog.testing import capture_logs
+
+from engine.core.contract import Status
+from engine.core.errors import RuleViolation
+from engine.table import Act, PlayerSeated, Sit, Table
+from services.game.clock import BETWEEN_HANDS_MS, Deadlines
+from services.game.feed import MOVED, Batch, LocalFeed
+from services.game.leases import NotHolder
+from services.game.pipeline import VersionConflict
+from services.game.repository import TableNotFound, TableRepository
+from tests.unit.services.game.conftest import DAQI, FAST_DAQI, other_node, seated
+
+# -- repository ------------------------------------------------------------------------------
+
+
+async def test_the_repository_says_a_table_without_events_is_not_found(store):
+    with pytest.raises(TableNotFound):
+        await TableRepository(store).load("table-none", must_exist=True)
+    assert not (await TableRepository(store).load("table-none", must_exist=False)).exists
+
+
+async def test_the_repository_caches_what_it_loaded_until_told_to_forget_it(node, store):
+    table_id = (await node.create("daqi", {}, "ann")).table.table_id
+    repo = TableRepository(store)
+    first = await repo.load(table_id, must_exist=True)
+    await node.execute(table_id, Sit("bob"), command_id="bob:1", actor="bob")
+    assert await repo.load(table_id, must_exist=True) is first  # its own writes only
+    repo.forget(table_id)
+    assert (await repo.load(table_id, must_exist=True)).version == first.version + 1
+
+
+async def test_the_repository_appends_only_under_the_newest_fencing_token(node, store):
+    from services.eventstore import Fenced
+
+    table_id = (await node.create("daqi", {}, "ann")).table.table_id
+    repo = TableRepository(store)
+    table = await repo.load(table_id, must_exist=True)
+    token = node.leases.held[table_id].token
+    await store.fence(table_id, token + 1)  # another node took the table over
+    new = node.pipeline.records([(Sit("bob"), [PlayerSeated(1, "bob")])], table.version, None, "bob")
+    with pytest.raises(Fenced):
+        await repo.append(table_id, table.version, new, None, fence=token)
+
+
+# -- pipeline --------------------------------------------------------------------------------
+
+
+async def test_the_pipeline_chains_every_clock_step_due_at_once_behind_the_command(node):
+    table_id = await seated(node)  # the last Ready deals 100 cards at 0 ms each
+    assert type((await node.get(table_id)).game).__name__ == "FinalBids"
+
+
+async def test_the_pipeline_logs_a_rejected_command_at_debug_with_its_context(node):
+    table_id = (await node.create("daqi", {}, "ann")).table.table_id
+    with capture_logs([merge_contextvars]) as logs, pytest.raises(RuleViolation):
+        await node.execute(table_id, Sit("bob", seat=9), command_id="bob:1", actor="bob")
+    (entry,) = [e for e in logs if e["event"] == "command_rejected"]
+    assert entry["log_level"] == "debug" and entry["code"] == "no_such_seat"
+    assert (entry["table_id"], entry["command_id"], entry["node"]) == (table_id, "bob:1", "node-a")
+
+
+async def test_the_pipeline_refuses_an_action_decided_on_an_older_version(node):
+    table_id = await seated(node, options=FAST_DAQI)
+    table = await node.get(table_id)
+    seat = next(s for s in table.rules.deadline(table.game).defaults if s is not None)
+    legal = table.rules.legal_actions(table.game, seat)
+    with pytest.raises(VersionConflict):
+        await node.execute(table_id, Act(DAQI[seat], legal[0]), command_id="x", actor=DAQI[seat],
+                           expected_version=table.version - 1)
+
+
+async def test_a_fenced_out_pipeline_tells_its_local_watchers_and_warns(node, store, live, clock):
+    table_id = (await node.create("daqi", {}, "ann")).table.table_id
+    queue = node.ownership.local.subscribe(table_id)
+    lease = node.leases.held[table_id]
+    await live.release(lease)  # node a paused: its lease ran out, node b took the table
+    other = other_node(store, live, clock)
+    await other.serve(table_id)
+    with capture_logs([merge_contextvars]) as logs, pytest.raises(NotHolder):
+        await node.execute(table_id, Sit("bob"), command_id="bob:1", actor="bob")
+    assert queue.get_nowait() is MOVED
+    assert table_id not in node.leases.held
+    (entry,) = [e for e in logs if e["event"] == "fenced_out"]
+    assert entry["log_level"] == "warning" and entry["table_id"] == table_id and entry["node"] == "node-a"
+
+
+# -- ownership -------------------------------------------------------------------------------
+
+
+async def test_ownership_gives_a_table_one_writer(node, store, live, clock):
+    table_id = (await node.create("daqi", {}, "ann")).table.table_id
+    other = other_node(store, live, clock)
+    await live.register_node("node-a", "a:1", 60_000)
+    with pytest.raises(NotHolder) as moved:
+        await other.serve(table_id)
+    assert moved.value.address == "a:1"
+
+
+async def test_ownership_adopts_an_orphan_and_rearms_its_deadline(node, store, live, clock):
+    table_id = await seated(node, options={**FAST_DAQI, "bid_window_ms": 1_000})  # < a lease's life
+    await live.release(node.leases.held[table_id])  # node a died
+    other = other_node(store, live, clock)
+    assert await other.ownership.adopt_orphans() == 1
+    assert (await live.lease_holder(table_id)).node_id == "node-b"
+    table = await other.get(table_id)
+    # The deadline counts from when the table's last event was recorded.
+    since = other.repository.last_event_ms.get(table_id, clock.now)
+    clock.now = since + other.delay_ms(table) + 1
+    assert await other.fire_due() == 1
+
+
+async def test_a_drained_node_hands_its_tables_over_and_sends_its_watchers_away(node, live):
+    table_id = (await node.create("daqi", {}, "ann")).table.table_id
+    queue = node.ownership.local.subscribe(table_id)
+    await node.drain()
+    assert await live.lease_holder(table_id) is None
+    assert queue.get_nowait() is MOVED
+    with pytest.raises(NotHolder):
+        await node.serve(table_id)  # a draining node takes nothing back
+
+
+# -- clock -----------------------------------------------------------------------------------
+
+
+async def test_the_clock_waits_between_hands_only_once_a_hand_was_played(node):
+    table = await node.get((await node.create("daqi", {}, "ann")).table.table_id)
+    assert Deadlines.delay_ms(table) is None  # the first hand waits for everyone's Ready
+    seated_between = Table(ruleset=table.ruleset, options=table.options, seats=tuple(DAQI),
+                           game=table.game, hands_started=1, table_id=table.table_id)
+    assert seated_between.status is Status.WAITING_FOR_HAND
+    assert Deadlines.delay_ms(seated_between) == BETWEEN_HANDS_MS
+
+
+async def test_the_clock_fires_a_due_deadline_as_a_timeout_command(node, clock):
+    table_id = await seated(node, options={**FAST_DAQI, "bid_window_ms": 1_000})
+    before = await node.get(table_id)
+    assert await node.fire_due() == 0
+    clock.now += node.delay_ms(before) + 1
+    assert await node.fire_due() == 1
+    records = await node.history(table_id, before.version + 1)
+    assert records[0].metadata["command"]["type"] == "table.Timeout"
+
+
+# -- feed ------------------------------------------------------------------------------------
+
+
+def test_the_local_feed_reaches_every_watcher_of_a_table_and_no_other():
+    feed = LocalFeed()
+    a, b, other = feed.subscribe("table-1"), feed.subscribe("table-1"), feed.subscribe("table-2")
+    batch = Batch(1, [], Table())
+    feed.publish("table-1", batch)
+    assert a.get_nowait() is batch and b.get_nowait() is batch and other.empty()
+    feed.unsubscribe("table-1", a)
+    feed.moved_all()
+    assert a.empty() and b.get_nowait() is MOVED and other.get_nowait() is MOVED
+
+
+async def test_a_watcher_on_the_writing_node_gets_history_then_each_command(node):
+    created = await node.create("daqi", {}, "ann")
+    table_id = created.table.table_id
+    stream = node.watch(table_id, 0, 0)
+    history = await anext(stream)
+    assert [v for v, _ in history.events] == list(range(1, created.version + 1))
+    await node.execute(table_id, Sit("bob"), command_id="bob:1", actor="bob")
+    live = await asyncio.wait_for(anext(stream), 5)
+    assert live.version == created.version + 1 and live.actor == "bob"
+    await stream.aclose()
+
+
+async def test_a_watcher_on_another_node_follows_the_fan_out(node, store, live, clock):
+    created = await node.create("daqi", {}, "ann")
+    table_id = created.table.table_id
+    other = other_node(store, live, clock)
+    await live.register_node("node-a", "a:1", 60_000)
+    stream = other.watch(table_id, 0, 0, poll_s=0.2)
+    assert (await anext(stream)).version == created.version
+    await node.execute(table_id, Sit("bob"), command_id="bob:1", actor="bob")
+    assert (await asyncio.wait_for(anext(stream), 5)).version == created.version + 1
+    assert table_id not in other.leases.held  # it watched without taking the table
+    await stream.aclose()
