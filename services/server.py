@@ -67,7 +67,7 @@ async def start(settings: Settings, services: Sequence[str]) -> Running:
     if port == 0:
         await backends.close()
         raise StartupError(f"cannot listen on {settings.grpc_addr} (address in use?)")
-    resources: list = []
+    resources: list[Any] = []
     if "ledger" in services:
         from services.ledger.serving import start_ledger
 

@@ -1,8 +1,11 @@
-"""What can go wrong with a transfer, each mapped to one gRPC status by the servicer."""
+"""What can go wrong with a transfer, each in one of the service's error categories
+(services.errors), which decide its gRPC status."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
+
+from services.errors import AlreadyExists, Forbidden, Invalid, NotFound, Refused, Unavailable
 
 if TYPE_CHECKING:
     from .transfers import Posted
@@ -12,20 +15,20 @@ class LedgerError(Exception):
     """Base of the ledger's domain errors."""
 
 
-class InvalidTransfer(LedgerError, ValueError):
-    """A malformed request: bad account name, amount, currency, id or reason (INVALID_ARGUMENT)."""
+class InvalidTransfer(LedgerError, Invalid, ValueError):
+    """A malformed request: bad account name, amount, currency, id or reason."""
 
 
-class UnknownAccount(LedgerError, LookupError):
-    """The account was never opened (NOT_FOUND)."""
+class UnknownAccount(LedgerError, NotFound):
+    """The account was never opened."""
 
     def __init__(self, account: str, currency: str) -> None:
         super().__init__(f"no {currency} account {account!r}")
         self.account, self.currency = account, currency
 
 
-class InsufficientFunds(LedgerError):
-    """The paying account would go below zero (FAILED_PRECONDITION); nothing was posted."""
+class InsufficientFunds(LedgerError, Refused):
+    """The paying account would go below zero; nothing was posted."""
 
     def __init__(self, account: str, currency: str, balance: int, need: int) -> None:
         super().__init__(
@@ -34,8 +37,8 @@ class InsufficientFunds(LedgerError):
         self.account, self.currency, self.balance, self.need = account, currency, balance, need
 
 
-class TransferConflict(LedgerError):
-    """A transfer with this id is already posted with other content (ALREADY_EXISTS)."""
+class TransferConflict(LedgerError, AlreadyExists):
+    """A transfer with this id is already posted with other content."""
 
     def __init__(self, stored: Posted) -> None:
         super().__init__(
@@ -46,8 +49,8 @@ class TransferConflict(LedgerError):
         self.stored = stored
 
 
-class AlreadyCheckedIn(LedgerError):
-    """The player has checked in today already (ALREADY_EXISTS)."""
+class AlreadyCheckedIn(LedgerError, AlreadyExists):
+    """The player has checked in today already."""
 
     def __init__(self, state: Any) -> None:
         super().__init__(
@@ -57,9 +60,9 @@ class AlreadyCheckedIn(LedgerError):
         self.state = state
 
 
-class NotAllowed(LedgerError):
-    """Another player's account, or an operator call by a player (PERMISSION_DENIED)."""
+class NotAllowed(LedgerError, Forbidden):
+    """Another player's account, or an operator call by a player."""
 
 
-class LedgerUnavailable(LedgerError):
-    """The ledger's database does not answer (UNAVAILABLE); try again."""
+class LedgerUnavailable(LedgerError, Unavailable):
+    """The ledger's database does not answer; try again."""

@@ -60,7 +60,7 @@ SELECT {TRANSFER_COLUMNS} FROM (
 class _Pending:
     transfer: Transfer
     open_credit: bool
-    future: asyncio.Future
+    future: asyncio.Future[Posted]
 
 
 def _is_connection_error(exc: BaseException) -> bool:
@@ -96,7 +96,7 @@ class PostgresLedger(LedgerStore):
         self._max_in_flight = max_in_flight
         self._max_batch = max_batch
         self._active = 0
-        self._flushers: set[asyncio.Task] = set()
+        self._flushers: set[asyncio.Task[None]] = set()
         self._batches = 0
 
     @classmethod
@@ -155,7 +155,7 @@ class PostgresLedger(LedgerStore):
     # Posting: callers queue, flushers post what is queued in batches.
 
     async def post(self, transfer: Transfer, *, open_credit: bool = False) -> Posted:
-        future = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[Posted] = asyncio.get_running_loop().create_future()
         self._queue.append(_Pending(transfer, open_credit, future))
         while self._queue and self._active < self._max_in_flight:
             self._active += 1
@@ -291,7 +291,7 @@ class PostgresLedger(LedgerStore):
         return audit_report(mismatches, totals, count[0])  # type: ignore[index]
 
 
-def _settle(future: asyncio.Future, result: Posted | BaseException) -> None:
+def _settle(future: asyncio.Future[Posted], result: Posted | BaseException) -> None:
     if future.done():  # the caller gave up waiting
         return
     if isinstance(result, BaseException):
@@ -300,7 +300,7 @@ def _settle(future: asyncio.Future, result: Posted | BaseException) -> None:
         future.set_result(result)
 
 
-async def _decided(conn: psycopg.AsyncConnection, t: Transfer, outcome: tuple) -> Posted:
+async def _decided(conn: psycopg.AsyncConnection, t: Transfer, outcome: tuple[Any, ...]) -> Posted:
     """The result of one transfer of a `ledger_post` call, or its error raised."""
     status, sequence, at = outcome
     if status == "posted":
@@ -343,7 +343,7 @@ class _Undo(Exception):
     """Rolls a savepoint back on purpose."""
 
 
-async def _call_post(conn: psycopg.AsyncConnection, requests: list[dict[str, Any]]) -> list[tuple]:
+async def _call_post(conn: psycopg.AsyncConnection, requests: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
     cur = await conn.execute("SELECT outcome, seq, at FROM ledger_post(%s::jsonb)",
                              (json.dumps(requests, ensure_ascii=False),))
     return await cur.fetchall()

@@ -26,7 +26,7 @@ class LedgerResource:
     service: LedgerService
     consumer: SettlementConsumer
     _stop: asyncio.Event = field(default_factory=asyncio.Event)
-    _task: asyncio.Task | None = None
+    _task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         self._task = asyncio.create_task(self.consumer.run(self._stop), name="ledger settlement")

@@ -36,7 +36,7 @@ from .transfers import Posted, Transfer, stored
 MIGRATIONS = Path(__file__).resolve().parent / "sqlite_migrations"
 
 
-def _row(row: tuple) -> Posted:
+def _row(row: tuple[Any, ...]) -> Posted:
     *head, details, sequence, posted_at = row
     return stored((*head, json.loads(details), sequence, datetime.fromisoformat(posted_at)))
 

@@ -64,7 +64,7 @@ AUDIT_COUNT = "SELECT count(*) FROM ledger_transfers"
 TRANSFER_COLUMNS = "id, debit, credit, currency, amount, kind, reason, details, sequence, posted_at"
 
 
-def audit_report(mismatch_rows: list[tuple], total_rows: list[tuple], transfers: int) -> AuditReport:
+def audit_report(mismatch_rows: list[tuple[Any, ...]], total_rows: list[tuple[Any, ...]], transfers: int) -> AuditReport:
     return AuditReport(
         accounts=sum(int(n) for _, _, n in total_rows),
         transfers=int(transfers),

@@ -84,7 +84,7 @@ def amount(value: Any) -> int:
     return value
 
 
-def stored(row: tuple) -> Posted:
+def stored(row: tuple[Any, ...]) -> Posted:
     """A `Posted` from a stored row `(id, debit, credit, currency, amount, kind, reason,
     details, sequence, posted_at)`; a house shard reads back as the house."""
     id_, debit, credit, currency, amt, kind, reason, details, sequence, posted_at = row
