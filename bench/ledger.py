@@ -37,7 +37,7 @@ from psycopg_pool import AsyncConnectionPool
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import services.ledger.table_events as chips  # noqa: E402
+import engine.chips as chips  # noqa: E402
 from bench._report import table, write  # noqa: E402
 from engine.core.messages import encode  # noqa: E402
 from services.eventstore import NewEvent, open_event_store  # noqa: E402

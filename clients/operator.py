@@ -48,6 +48,11 @@ def timeline(records: list[admin_pb2.ReplayStep], show_hands: bool = True) -> li
         meta = json.loads(step.metadata_json)
         actor = meta.get("actor", "") if "command" in meta else ""
         lines.append(f"#{step.version:>4}  {step.type:<28} {actor:<18} {describe(ev, data)}")
+        if show_hands and step.type.endswith("HandEnded"):
+            result = state.rules.hand_result(state.game)
+            if result is not None:
+                lines.append(f"        settlement: {result.outcome}, {result.points} points, "
+                             f"scores {' '.join(f'{d:+d}' for d in result.deltas)}")
         last_of_command = i + 1 == len(records) or "command" in json.loads(records[i + 1].metadata_json)
         if not (show_hands and last_of_command and state.exists):
             continue
@@ -56,10 +61,6 @@ def timeline(records: list[admin_pb2.ReplayStep], show_hands: bool = True) -> li
             for seat in range(len(state.seats)):
                 hand = getattr(rs.view(state.game, seat), "hand", ())
                 lines.append(f"        seat {seat} ({state.seats[seat] or '-'}): {' '.join(map(str, hand))}")
-        result = rs.hand_result(state.game)
-        if result is not None and rs.status(state.game) is not Status.IN_HAND and step.type.endswith("HandEnded"):
-            lines.append(f"        settlement: {result.outcome}, {result.points} points, "
-                         f"scores {' '.join(f'{d:+d}' for d in result.deltas)}")
     return lines
 
 

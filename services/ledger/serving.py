@@ -18,7 +18,7 @@ from .leaderboard import open_leaderboards
 from .service import LedgerService
 from .servicer import LedgerServicer
 from .settlement import SettlementConsumer
-from .store import open_ledger
+from .store import LedgerStore, open_ledger
 
 
 @dataclass
@@ -40,14 +40,17 @@ class LedgerResource:
             self._task = None
 
     async def close(self) -> None:
+        """Stop settling and close the boards (the ledger store is the backends')."""
         await self.drain()
         await self.service.boards.close()
-        await self.service.store.close()
 
 
-async def open_ledger_service(event_store: Any, settings: Any) -> LedgerService:
-    """The ledger on the event store's database and the live-state Redis (or memory)."""
-    store = await open_ledger(settings.database_url, store=event_store)
+async def open_ledger_service(event_store: Any, settings: Any, store: LedgerStore | None = None) -> LedgerService:
+    """The ledger on the event store's database (`store`, or one opened here: close it with
+    the service) and the live-state Redis (or memory)."""
+    opened = store is None
+    if store is None:
+        store = await open_ledger(settings.database_url, store=event_store)
     boards = open_leaderboards(settings.redis_url, settings.live_namespace)
     service = LedgerService(store, boards, ledger_settings())
     try:
@@ -55,7 +58,8 @@ async def open_ledger_service(event_store: Any, settings: Any) -> LedgerService:
             await service.rebuild_leaderboards()
     except BaseException:
         await boards.close()
-        await store.close()
+        if opened:
+            await store.close()
         raise
     return service
 
@@ -63,7 +67,7 @@ async def open_ledger_service(event_store: Any, settings: Any) -> LedgerService:
 async def start_ledger(server: grpc.aio.Server, backends: Any, settings: Any) -> LedgerResource:
     """Open the ledger, add its servicer to `server` and start settling; close the returned
     resource on stop."""
-    service = await open_ledger_service(backends.store, settings)
+    service = await open_ledger_service(backends.store, settings, backends.ledger)
     ledger_pb2_grpc.add_LedgerServicer_to_server(LedgerServicer(service), server)
     resource = LedgerResource(service, SettlementConsumer(backends.store, service))
     resource.start()

@@ -38,16 +38,27 @@ SETTLEMENT_LAG = Histogram(
 SETTLED_TRANSFERS = Counter("qipai_ledger_settled_transfers_total", "Transfers posted by settlement", ["kind"])
 
 
+def table_key(stream_id: str) -> str:
+    """The table's part of its accounts' names: `table-3f2a` keeps `table/3f2a/seat/<n>`."""
+    return stream_id.removeprefix(TABLE_STREAM)
+
+
+def buy_in_transfer(stream_id: str, seat: int, player_id: str, chips: int, n: int) -> Transfer:
+    """A seat's buy-in: the table posts it when the player sits; settlement finds it posted."""
+    table = table_key(stream_id)
+    return Transfer(f"buyin/{table}/{seat}/{player_id}/{n}", accounts.player(player_id),
+                    accounts.seat(table, seat), chips, "buyin")
+
+
 def transfers_of(event: RecordedEvent) -> list[tuple[Transfer, bool]]:
     """The transfers one recorded event causes, each with whether it opens its credit account."""
     if not event.stream_id.startswith(TABLE_STREAM) or event.type not in (BOUGHT_IN, SETTLED, CASHED_OUT):
         return []
-    table = event.stream_id.removeprefix(TABLE_STREAM)
+    table = table_key(event.stream_id)
     data = event.data
     if event.type == BOUGHT_IN:
-        return [(Transfer(f"buyin/{table}/{data['seat']}/{data['player_id']}/{data['n']}",
-                          accounts.player(data["player_id"]), accounts.seat(table, data["seat"]),
-                          data["chips"], "buyin"), True)] if data["chips"] > 0 else []
+        return [(buy_in_transfer(event.stream_id, data["seat"], data["player_id"], data["chips"], data["n"]),
+                 True)] if data["chips"] > 0 else []
     if event.type == CASHED_OUT:
         return [(Transfer(f"cashout/{table}/{data['seat']}/{data['player_id']}/{data['n']}",
                           accounts.seat(table, data["seat"]), accounts.player(data["player_id"]),

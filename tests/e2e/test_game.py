@@ -181,8 +181,10 @@ async def test_every_event_sent_to_a_seat_is_the_logs_event_redacted_for_that_se
         log = await _replay(server.address, table_id)
         for seat, got in streams.items():
             assert got == _redacted_log(log, ruleset, seat)
-            # Seeds and decks stay secret until the hand's last event reveals the deck.
-            for _, _, data in got[:-1]:
+            # Seeds and decks stay secret until the hand's end reveals the deck (the table's
+            # settlement in chips follows it).
+            ended = next(i for i, (_, kind, _) in enumerate(got) if kind.endswith(".HandEnded"))
+            for _, _, data in got[:ended]:
                 assert data.get("seed") is None and data.get("order") is None
 
 

@@ -9,7 +9,7 @@ import signal
 
 import pytest
 
-import services.ledger.table_events  # noqa: F401  (registers the chip events this test appends)
+import engine.chips  # noqa: F401  (registers the chip events this test appends)
 from services.eventstore import EventStore, GlobalPosition, open_event_store
 from services.ledger.settlement import SUBSCRIPTION
 from services.ledger.store import open_ledger

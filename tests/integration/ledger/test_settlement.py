@@ -15,7 +15,7 @@ from services.ledger.leaderboard import MemoryLeaderboards
 from services.ledger.service import LedgerService
 from services.ledger.settlement import SUBSCRIPTION, SettlementConsumer
 from services.ledger.store import open_ledger
-from services.ledger.table_events import HandSettled, SeatPayment, StackBoughtIn, StackCashedOut
+from engine.chips import HandSettled, SeatPayment, StackBoughtIn, StackCashedOut
 
 from .conftest import player
 

@@ -1,4 +1,4 @@
-"""A table's chip options and its hands settled in chips."""
+"""A table's chip options and its hands settled in chips (engine/chips.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 
 from engine.core.contract import HandResult
 from engine.core.payments import Payment
-from services.ledger.stakes import Stakes, settle_hand, split_options
+from engine.chips import Stakes, after, settle_hand, split_options
 
 
 def test_the_chip_options_are_split_from_the_rulesets_options():
@@ -32,16 +32,15 @@ def test_a_bad_chip_option_is_refused_with_its_name(options, words):
 def test_a_settled_hand_pays_chips_capped_by_the_stacks_and_updates_them():
     result = HandResult("self_draw", 6, (18, -6, -6, -6), tuple(
         Payment(s, 0, 6, "self_draw") for s in (1, 2, 3)))
-    event, after = settle_hand(3, "koudian", result, (100, 50, 20, 100), ("ann", "bob", "cy", "dee"),
-                               Stakes(stake=5))
+    stacks = (100, 50, 20, 100)
+    event = settle_hand(3, "koudian", result, stacks, ("ann", "bob", "cy", "dee"), Stakes(stake=5))
     assert [(p.payer, p.payee, p.chips, p.payer_player) for p in event.payments] == [
         (1, 0, 30, "bob"), (2, 0, 20, "cy"), (3, 0, 30, "dee")]
-    assert after == (180, 20, 0, 70) and sum(after) == 270
+    assert after(stacks, event) == (180, 20, 0, 70) and sum(after(stacks, event)) == sum(stacks)
     assert (event.hand, event.ruleset) == (3, "koudian")
 
 
 def test_without_score_minimisation_a_short_winner_still_wins_what_is_owed():
     result = HandResult("discard_win", 6, (6, -6), (Payment(1, 0, 6, "discard_win"),))
-    event, after = settle_hand(1, "koudian", result, (3, 100), ("ann", "bob"),
-                               Stakes(score_minimisation=False))
-    assert event.payments[0].chips == 6 and after == (9, 94)
+    event = settle_hand(1, "koudian", result, (3, 100), ("ann", "bob"), Stakes(score_minimisation=False))
+    assert event.payments[0].chips == 6 and after((3, 100), event) == (9, 94)
