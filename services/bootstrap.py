@@ -24,6 +24,7 @@ from services.ledger.buyin import BuyIns
 from services.ledger.config import ledger_settings
 from services.ledger.leaderboard import MemoryLeaderboards
 from services.ledger.service import LedgerService
+from services.ledger.servicer import register_status_details
 from services.ledger.store import LedgerStore, open_ledger
 from services.live.base import LiveState, wall_clock_ms
 
@@ -103,6 +104,7 @@ async def open_backends(settings: Settings) -> Backends:
         await live.close()
         await store.close()
         raise
+    register_status_details()
     buy_ins = BuyIns(LedgerService(ledger, MemoryLeaderboards(), ledger_settings()))
     tables = table_service(store, live, node_id=settings.node_id, address=settings.advertised_addr,
                            buy_ins=buy_ins)

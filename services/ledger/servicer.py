@@ -37,11 +37,13 @@ def _entry(entry: Entry) -> pb.LeaderboardEntry:
     return pb.LeaderboardEntry(rank=entry.rank, player_id=entry.player_id, chips_won=entry.chips_won)
 
 
-# What a client needs to act on a refusal travels in the status details.
-status.DETAILS[InsufficientFunds] = lambda exc: pb.InsufficientChips(
-    account=exc.account, currency=exc.currency, balance=exc.balance, need=exc.need)
-status.DETAILS[TransferConflict] = lambda exc: transfer_message(exc.stored)
-status.DETAILS[AlreadyCheckedIn] = lambda exc: check_in_message(exc.state)
+def register_status_details() -> None:
+    """What a client needs to act on a ledger refusal travels in the status details, whichever
+    service refused (the game refuses a seat to a player short of chips)."""
+    status.DETAILS[InsufficientFunds] = lambda exc: pb.InsufficientChips(
+        account=exc.account, currency=exc.currency, balance=exc.balance, need=exc.need)
+    status.DETAILS[TransferConflict] = lambda exc: transfer_message(exc.stored)
+    status.DETAILS[AlreadyCheckedIn] = lambda exc: check_in_message(exc.state)
 
 
 class LedgerServicer(ledger_pb2_grpc.LedgerServicer):

@@ -12,7 +12,7 @@ from grpc_status import rpc_status
 from qipai.v1 import ledger_pb2 as pb
 from qipai.v1 import ledger_pb2_grpc
 from services import auth
-from services.ledger.servicer import LedgerServicer
+from services.ledger.servicer import LedgerServicer, register_status_details
 
 pytestmark = pytest.mark.integration
 
@@ -22,6 +22,7 @@ C = grpc.StatusCode
 
 @pytest.fixture
 async def stub(service) -> AsyncIterator[ledger_pb2_grpc.LedgerStub]:
+    register_status_details()
     server = grpc.aio.server(interceptors=[auth.AuthInterceptor(SECRET)])
     ledger_pb2_grpc.add_LedgerServicer_to_server(LedgerServicer(service), server)
     port = server.add_insecure_port("127.0.0.1:0")

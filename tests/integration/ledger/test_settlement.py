@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
+from engine.chips import HandSettled, SeatPayment, StackBoughtIn, StackCashedOut
 from services.eventstore import NewEvent, open_event_store
 from services.ledger.leaderboard import MemoryLeaderboards
 from services.ledger.service import LedgerService
 from services.ledger.settlement import SUBSCRIPTION, SettlementConsumer
 from services.ledger.store import open_ledger
-from engine.chips import HandSettled, SeatPayment, StackBoughtIn, StackCashedOut
 
 from .conftest import player
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from engine.chips import Stakes, after, settle_hand, split_options
 from engine.core.contract import HandResult
 from engine.core.payments import Payment
-from engine.chips import Stakes, after, settle_hand, split_options
 
 
 def test_the_chip_options_are_split_from_the_rulesets_options():
