@@ -7,7 +7,9 @@
 3. Paced: N tables (default 2,000), each seat thinking one second before each decision (about
    one action per table per second, since mostly one seat decides at a time); Act p99 and the
    server process's CPU.
-The server runs as its own process (`qipai serve --service game`); the bots share this one.
+The server runs as its own process (`qipai serve --service game`); the bots share this one. In the
+paced run a ledger process (`--service ledger`) settles the hands as they end:
+`settlement_lag_p99_ms` is from a hand's result in the log to its transfers committed.
 """
 
 from __future__ import annotations
@@ -203,8 +205,22 @@ async def tables_run(address: str, pid: int, tables: int, seconds: float, pace_s
             "mean_ms": statistics.fmean(window) * 1000 if window else 0.0}
 
 
+# How long each hand's settlement took: from its `table.HandSettled` event in the log to its
+# first transfer committed in the ledger (both stamped by the database's clock).
+SETTLEMENT_LAG_SQL = """
+SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY lag), percentile_cont(0.99) WITHIN GROUP (ORDER BY lag),
+       count(*)
+FROM (SELECT extract(epoch FROM min(t.posted_at) - e.recorded_at) * 1000 AS lag
+      FROM events e
+      JOIN ledger_transfers t ON t.kind = 'settle'
+       AND t.id LIKE 'settle/' || substr(e.stream_id, 7) || '/' || (e.data->>'hand') || '/%'
+      WHERE e.type = 'table.HandSettled'
+      GROUP BY e.stream_id, e.version, e.recorded_at) hands
+"""
+
+
 @contextlib.asynccontextmanager
-async def game_node(name: str) -> AsyncIterator[tuple[str, int]]:
+async def game_node(name: str, lag: dict[str, float] | None = None) -> AsyncIterator[tuple[str, int]]:
     """A fresh game node (its own schema and key prefix, removed afterwards): its address and pid.
     Each run gets its own, so that one run's abandoned tables (timing out, then played by the
     server) do not load the next."""
@@ -220,13 +236,25 @@ async def game_node(name: str) -> AsyncIterator[tuple[str, int]]:
            "QIPAI_REDIS_URL": redis, "QIPAI_LIVE_NAMESPACE": schema, "QIPAI_LOG_LEVEL": "warning"}
     server = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--service", "game"],
                               env=env, cwd=ROOT)
+    # With `lag`: a ledger process of its own settles the hands as they end (settlement_lag_*).
+    ledger = None if lag is None else subprocess.Popen(
+        [sys.executable, "-m", "cli", "serve", "--service", "ledger"],
+        env={**env, "QIPAI_GRPC_ADDR": f"127.0.0.1:{_free_port()}"}, cwd=ROOT)
     try:
         await _wait_serving(f"127.0.0.1:{port}")
         yield f"127.0.0.1:{port}", server.pid
     finally:
         server.send_signal(signal.SIGINT)
         server.wait(30)
+        if ledger is not None:
+            await asyncio.sleep(2)  # the hands that ended last
+            ledger.send_signal(signal.SIGINT)
+            ledger.wait(30)
         with psycopg.connect(db, autocommit=True) as conn:
+            if lag is not None:
+                conn.execute(f'SET search_path TO "{schema}"')
+                p50, p99, hands = conn.execute(SETTLEMENT_LAG_SQL).fetchone()
+                lag.update(p50=round(p50 or 0, 1), p99=round(p99 or 0, 1), hands=hands)
             conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
         client = redis_lib.Redis.from_url(redis)
         keys = list(client.scan_iter(match=f"{schema}*", count=1000))
@@ -240,7 +268,8 @@ async def main_async(args: argparse.Namespace) -> int:
         fast = await tables_run(address, pid, args.tables, args.seconds, 0.0, "full speed",
                                 args.rulesets, args.profile)
     echo = await echo_run(args.tables, args.seconds)
-    async with game_node("paced") as (address, pid):
+    lag: dict[str, float] = {}
+    async with game_node("paced", lag) as (address, pid):
         paced = await tables_run(address, pid, args.paced_tables, args.seconds, 1.0, "paced",
                                  args.rulesets)
 
@@ -253,6 +282,8 @@ async def main_async(args: argparse.Namespace) -> int:
         "paced_tables": args.paced_tables, "paced_actions_per_s": round(paced["actions_per_s"], 1),
         "paced_p99_ms": round(paced["p99_ms"], 2), "paced_server_cpu": round(paced["server_cpu"], 2),
         "paced_bots_cpu": round(paced["bots_cpu"], 2),
+        "settlement_lag_p50_ms": lag["p50"], "settlement_lag_p99_ms": lag["p99"],
+        "settled_hands": lag["hands"],
     }
     print(table(["run", "tables", "calls/s", "p50 ms", "p99 ms", "server CPU (cores)", "bots CPU"], [
         ["game, full speed", args.tables, fast["actions_per_s"], fast["p50_ms"], fast["p99_ms"], fast["server_cpu"],
@@ -262,6 +293,8 @@ async def main_async(args: argparse.Namespace) -> int:
          paced["server_cpu"], paced["bots_cpu"]],
     ]))
     print(f"ratio_vs_echo {figures['ratio_vs_echo']}; errors {figures['errors']}")
+    print(f"settlement lag while the paced tables play (a ledger process settling): p50 {lag['p50']} ms,"
+          f" p99 {lag['p99']} ms over {lag['hands']} hands")
     print(f"wrote {write('service', figures)}")
     return 0
 
