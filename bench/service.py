@@ -8,8 +8,9 @@
    one action per table per second, since mostly one seat decides at a time); Act p99 and the
    server process's CPU.
 The server runs as its own process (`qipai serve --service game`); the bots share this one. In the
-paced run a ledger process (`--service ledger`) settles the hands as they end:
-`settlement_lag_p99_ms` is from a hand's result in the log to its transfers committed.
+full-speed run a ledger process (`--service ledger`) settles the hands as they end (paced hands
+take longer than the run): `settlement_lag_p99_ms` is from a hand's result in the log to its
+transfers committed.
 """
 
 from __future__ import annotations
@@ -264,12 +265,12 @@ async def game_node(name: str, lag: dict[str, float] | None = None) -> AsyncIter
 
 
 async def main_async(args: argparse.Namespace) -> int:
-    async with game_node("fast") as (address, pid):
+    lag: dict[str, float] = {}
+    async with game_node("fast", lag) as (address, pid):
         fast = await tables_run(address, pid, args.tables, args.seconds, 0.0, "full speed",
                                 args.rulesets, args.profile)
     echo = await echo_run(args.tables, args.seconds)
-    lag: dict[str, float] = {}
-    async with game_node("paced", lag) as (address, pid):
+    async with game_node("paced") as (address, pid):
         paced = await tables_run(address, pid, args.paced_tables, args.seconds, 1.0, "paced",
                                  args.rulesets)
 
@@ -293,7 +294,7 @@ async def main_async(args: argparse.Namespace) -> int:
          paced["server_cpu"], paced["bots_cpu"]],
     ]))
     print(f"ratio_vs_echo {figures['ratio_vs_echo']}; errors {figures['errors']}")
-    print(f"settlement lag while the paced tables play (a ledger process settling): p50 {lag['p50']} ms,"
+    print(f"settlement lag at full speed (a ledger process settling): p50 {lag['p50']} ms,"
           f" p99 {lag['p99']} ms over {lag['hands']} hands")
     print(f"wrote {write('service', figures)}")
     return 0
