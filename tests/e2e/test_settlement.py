@@ -18,11 +18,15 @@ from qipai.v1 import game_pb2, ledger_pb2
 from services.eventstore import open_event_store
 from services.ledger.settlement import SUBSCRIPTION
 from services.ledger.store import open_ledger
-from tests.e2e.test_game import FAST, SEATS, new_table
+from tests.e2e.test_game import SEATS, new_table
 
 pytestmark = pytest.mark.e2e
 
 WELCOME = 1000
+# Should a table's next hand start (10 s after the last) before its players have all left, the
+# server plays the empty seats to the end of it at this pace, and cashes them out then.
+QUICK = {"koudian": {"turn_timeout_ms": 1000, "claim_timeout_ms": 1000},
+         "daqi": {"deal_interval_ms": 0, "bid_window_ms": 0, "play_timeout_ms": 1000, "bury_timeout_ms": 1000}}
 
 
 async def leave(player: Player, table_id: str) -> None:
@@ -40,7 +44,7 @@ async def test_every_hand_of_20_tables_per_ruleset_is_settled_once_and_stacks_re
     server = start_server(production_env)
     url = production_env["QIPAI_DATABASE_URL"]
     async with channel(server.address) as chan:
-        tables = [await new_table(chan, ruleset, {**FAST[ruleset], "stake": 2})
+        tables = [await new_table(chan, ruleset, {**QUICK[ruleset], "stake": 2})
                   for ruleset in ("koudian", "daqi") for _ in range(20)]
         await asyncio.wait_for(asyncio.gather(*(
             play_then_leave(p, table_id, n * 10 + i)
@@ -49,6 +53,14 @@ async def test_every_hand_of_20_tables_per_ruleset_is_settled_once_and_stacks_re
     ledger = await open_ledger(url)
     try:
         streams = [table_id for table_id, _ in tables]
+
+        async def cashed_out(stream: str) -> bool:
+            kinds = [e.type for e in await events.read_stream(stream)]
+            return kinds.count("table.StackCashedOut") == kinds.count("table.StackBoughtIn")
+
+        async with asyncio.timeout(300):
+            while not all([await cashed_out(s) for s in streams]):
+                await asyncio.sleep(0.5)
         last = max([(await events.read_stream(s))[-1].position for s in streams])
         async with asyncio.timeout(60):
             while await events.checkpoint(SUBSCRIPTION) < last:
