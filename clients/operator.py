@@ -65,6 +65,7 @@ def timeline(records: list[admin_pb2.ReplayStep], show_hands: bool = True) -> li
             if result is not None:
                 lines.append(f"        settlement: {result.outcome}, {result.points} points, "
                              f"scores {' '.join(f'{d:+d}' for d in result.deltas)}")
+                lines.extend(f"          {line}" for line in result.explanation)
         last_of_command = i + 1 == len(records) or "command" in json.loads(records[i + 1].metadata_json)
         if not (show_hands and last_of_command and state.exists):
             continue

@@ -57,13 +57,16 @@ class HandResult:
 
     `outcome` is a short stable label ("self_draw", "discard_win", "draw", "dealer_side_wins"...),
     `points` the hand's game points (a mahjong win's 点, daqi's 抓分方 points), `deltas` the score
-    each seat gained or lost (sums to zero), and `payments` the same as who pays whom
-    (`engine.core.payments`): what the table caps by 积分最小化 and the ledger settles.
+    each seat gained or lost (sums to zero). `explanation` is lines a person reads that show how
+    the deltas were reached (wuhan: each loser's amount as a formula); replay prints them.
+    `payments` are the deltas as who pays whom (`engine.core.payments`): what the table caps by
+    积分最小化 and the ledger settles.
     """
 
     outcome: str
     points: int
     deltas: tuple[int, ...]
+    explanation: tuple[str, ...] = ()
     payments: tuple[Payment, ...] = ()
 
 

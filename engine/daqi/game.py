@@ -540,7 +540,7 @@ def _trick_won(state: Playing, ev: TrickWon) -> Playing:
 def _ended(state: Playing, ev: HandEnded) -> Waiting:
     table = state.table
     result = HandResult(OUTCOMES[ev.grade], ev.taker_points, ev.deltas,
-                        payments(ev.grade, ev.declarer, ev.friend, SEATS, table.options.base))
+                        payments=payments(ev.grade, ev.declarer, ev.friend, SEATS, table.options.base))
     return Waiting(
         replace(
             table,
