@@ -30,7 +30,7 @@ def test_a_bad_chip_option_is_refused_with_its_name(options, words):
 
 
 def test_a_settled_hand_pays_chips_capped_by_the_stacks_and_updates_them():
-    result = HandResult("self_draw", 6, (18, -6, -6, -6), tuple(
+    result = HandResult("self_draw", 6, (18, -6, -6, -6), payments=tuple(
         Payment(s, 0, 6, "self_draw") for s in (1, 2, 3)))
     stacks = (100, 50, 20, 100)
     event = settle_hand(3, "koudian", result, stacks, ("ann", "bob", "cy", "dee"), Stakes(stake=5))
@@ -41,6 +41,6 @@ def test_a_settled_hand_pays_chips_capped_by_the_stacks_and_updates_them():
 
 
 def test_without_score_minimisation_a_short_winner_still_wins_what_is_owed():
-    result = HandResult("discard_win", 6, (6, -6), (Payment(1, 0, 6, "discard_win"),))
+    result = HandResult("discard_win", 6, (6, -6), payments=(Payment(1, 0, 6, "discard_win"),))
     event = settle_hand(1, "koudian", result, (3, 100), ("ann", "bob"), Stakes(score_minimisation=False))
     assert event.payments[0].chips == 6 and after((3, 100), event) == (9, 94)

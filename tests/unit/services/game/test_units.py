@@ -199,7 +199,7 @@ async def test_a_command_whose_caller_went_away_mid_append_still_reaches_its_wat
     with pytest.raises(asyncio.CancelledError):
         await call
     live = await asyncio.wait_for(anext(stream), 5)
-    assert live.version == created.version + 1 and live.actor == "bob"
+    assert live.version == created.version + SIT and live.actor == "bob"
     await stream.aclose()
 
 
