@@ -71,7 +71,8 @@ def start_server(tmp_path: Path) -> Iterator[StartServer]:
     """Starts `qipai serve` processes with the given QIPAI_ variables; stops them after the test."""
     started: list[Server] = []
 
-    def start(env: dict[str, str] | None = None, service: str = "all", wait: bool = True) -> Server:
+    def start(env: dict[str, str] | None = None, service: str = "all", wait: bool = True,
+              workers: int = 1) -> Server:
         port = free_port()
         full = {k: v for k, v in os.environ.items() if not k.startswith("QIPAI_")}
         full.update({"QIPAI_GRPC_ADDR": f"127.0.0.1:{port}", "QIPAI_LOG_LEVEL": "info",
@@ -80,8 +81,9 @@ def start_server(tmp_path: Path) -> Iterator[StartServer]:
         full.update(env or {})
         log_path = tmp_path / f"server-{len(started)}.log"
         with open(log_path, "wb") as log:
-            process = subprocess.Popen([str(QIPAI), "serve", "--service", service], env=full,
-                                       stdout=log, stderr=subprocess.STDOUT)
+            process = subprocess.Popen([str(QIPAI), "serve", "--service", service,
+                                        *(["--workers", str(workers)] if workers != 1 else [])],
+                                       env=full, stdout=log, stderr=subprocess.STDOUT)
         server = Server(f"127.0.0.1:{port}", process, log_path, full)
         started.append(server)
         if wait:
