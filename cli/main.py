@@ -62,6 +62,10 @@ def _parser() -> argparse.ArgumentParser:
     dm = sub.add_parser("demo", help="bots play a few tables of each ruleset over gRPC")
     dm.add_argument("--tables", type=int, default=2, help="tables per ruleset")
     dm.add_argument("--exit", action="store_true", help="stop the server when the bots are done")
+
+    from services.ledger.cli import add_commands as add_ledger_commands
+
+    add_ledger_commands(sub)
     return p
 
 
@@ -129,6 +133,10 @@ def main(argv: list[str] | None = None) -> int:
         from clients.demo import main as demo_main
 
         return demo_main(args)
+    if args.command == "ledger":
+        from services.ledger.cli import main as ledger_main
+
+        return ledger_main(args)
     raise AssertionError(args.command)
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from engine import rulesets
 from engine.core.contract import AnyRuleset, HandResult, StartHand, Status
+from engine.core.payments import deltas as owed
 from engine.driver import apply, bot_command, fold
 
 HANDS_PER_TABLE = 16  # a fresh table now and then: daqi tables never end, and logs stay small
@@ -125,6 +126,8 @@ def _check(rs: AnyRuleset, before: Any, state: Any, events: list[Any], result: H
     problems = list(rs.check(state))
     if sum(result.deltas) != 0:
         problems.append(f"payments do not sum to zero: {result.deltas}")
+    if result.payments and owed(result.payments, len(result.deltas)) != result.deltas:
+        problems.append(f"the payments {result.payments} do not make the deltas {result.deltas}")
     if fold(rs, events, before) != state:
         problems.append("replaying the events does not give the live state")
     if problems:

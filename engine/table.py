@@ -1,4 +1,5 @@
-"""The table aggregate: who sits where, readiness and auto-play, around one ruleset's game.
+"""The table aggregate: who sits where, readiness, auto-play and each seat's chips
+(engine/chips.py), around one ruleset's game.
 
 Pure like the engine (`decide`/`evolve`, no I/O): anything random a command needs (a hand's seed
 and salt) travels inside the command, so re-running a recorded command gives the same events.
@@ -8,10 +9,20 @@ The table's stream holds its own `table.*` events and the ruleset's events, in o
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from typing import Any
 
 from engine import rulesets
+from engine.chips import (
+    Chips,
+    HandSettled,
+    StackBoughtIn,
+    StackCashedOut,
+    Stakes,
+    settle_hand,
+    split_options,
+)
 from engine.core import fairness
 from engine.core.contract import AnyRuleset, StartHand, Status
 from engine.core.errors import RuleViolation
@@ -86,6 +97,7 @@ class TableCreated:
     created_by: str
     private: bool
     fixed_deal: str
+    stakes: Stakes | None = None  # None: a table from before chips (the defaults)
 
 
 @event("table.PlayerSeated")
@@ -312,6 +324,7 @@ class Table:
     hands_started: int = 0
     game: object = None  # the ruleset's state
     version: int = 0
+    chips: Chips = Chips()
 
     @property
     def exists(self) -> bool:
@@ -381,7 +394,8 @@ def _create(table: Table, cmd: CreateTable) -> list[Any]:
     except rulesets.UnknownRuleset as exc:
         raise RuleViolation("unknown_ruleset", str(exc)) from None
     try:
-        options = rs.options(cmd.options)
+        stakes, ruleset_options = split_options(cmd.options)
+        options = rs.options(ruleset_options)
     except (ValueError, TypeError) as exc:
         raise RuleViolation("bad_options", str(exc)) from None
     if cmd.fixed_deal:
@@ -390,7 +404,7 @@ def _create(table: Table, cmd: CreateTable) -> list[Any]:
         except (ValueError, TypeError, KeyError) as exc:
             raise RuleViolation("bad_deal", f"the fixed deal is not valid: {exc}") from None
     created = TableCreated(cmd.table_id, cmd.ruleset, to_json(options), cmd.created_by,
-                           cmd.private, cmd.fixed_deal)
+                           cmd.private, cmd.fixed_deal, stakes)
     return [created, *rs.create(cmd.table_id, options)]
 
 
@@ -400,24 +414,32 @@ def _sit(table: Table, cmd: Sit) -> list[Any]:
         if cmd.seat is None or cmd.seat == current:
             return []
         raise RuleViolation("already_seated", f"you already sit in seat {current}")
-    free = [s for s, p in enumerate(table.seats) if p is None]
+    # A seat whose player left mid-hand keeps its stack until the hand ends.
+    leaving = {seat for seat, _ in table.chips.leaving}
+    free = [s for s, p in enumerate(table.seats) if p is None and s not in leaving]
     if cmd.seat is None:
         if not free:
             raise RuleViolation("table_full", "every seat at this table is taken")
-        return [PlayerSeated(free[0], cmd.player_id)]
-    if not 0 <= cmd.seat < len(table.seats):
+        seat = free[0]
+    elif not 0 <= cmd.seat < len(table.seats):
         raise RuleViolation("no_such_seat", f"seats are numbered 0 to {len(table.seats) - 1}")
-    if table.seats[cmd.seat] is not None:
+    elif cmd.seat not in free:
         raise RuleViolation("seat_taken", f"seat {cmd.seat} is taken")
-    return [PlayerSeated(cmd.seat, cmd.player_id)]
+    else:
+        seat = cmd.seat
+    return [PlayerSeated(seat, cmd.player_id), table.chips.buy_in(seat, cmd.player_id)]
 
 
 def _leave(table: Table, cmd: Leave) -> list[Any]:
     seat = table.seat_of(cmd.player_id)
     if seat is None:
         raise RuleViolation("not_seated", "you are not seated at this table: there is nothing to leave")
-    # Mid-hand the seat stays in the game and the server plays it; between hands it simply frees.
-    return [PlayerLeft(seat, cmd.player_id), *_abandoned(table)]
+    # Mid-hand the seat stays in the game and the server plays it; its stack goes back when the
+    # hand ends. Between hands the stack goes back at once and the seat frees.
+    if table.status is Status.IN_HAND:
+        return [PlayerLeft(seat, cmd.player_id)]
+    return [table.chips.cash_out(seat, cmd.player_id), PlayerLeft(seat, cmd.player_id),
+            *_abandoned(table)]
 
 
 def _ready(table: Table, cmd: Ready) -> list[Any]:
@@ -468,7 +490,7 @@ def _act(table: Table, cmd: Act) -> list[Any]:
         events.insert(0, AutoPlaySet(seat, False))
     elif table.streaks[seat]:
         events.insert(0, SeatTimedOut(seat, 0))
-    return events
+    return events + _settlement(table, events)
 
 
 def _timeout(table: Table, cmd: Timeout) -> list[Any]:
@@ -507,7 +529,28 @@ def _timeout(table: Table, cmd: Timeout) -> list[Any]:
         events += produced
         if rs.status(game) is not Status.IN_HAND:
             break
-    return events
+    return events + _settlement(table, events)
+
+
+def _settlement(table: Table, events: list[Any]) -> list[Any]:
+    """When `events` end the hand: its payments in chips, then the stacks of the players who
+    left during it, and every stack when the match is over."""
+    rs = table.rules
+    game = functools.reduce(rs.evolve, (ev for ev in events if not is_table_event(ev)), table.game)
+    status = rs.status(game)
+    result = rs.hand_result(game)
+    if status is Status.IN_HAND or result is None:
+        return []
+    chips = table.chips
+    settled = settle_hand(table.hands_started, table.ruleset, result, chips.stacks, table.seats, chips.stakes)
+    out: list[Any] = [settled]
+    chips = chips.settled(settled)
+    for seat, player in chips.leaving:
+        out.append(chips.cash_out(seat, player))
+    if status is Status.MATCH_OVER:
+        out += [chips.cash_out(seat, player) for seat, player in enumerate(table.seats)
+                if player is not None and chips.stacks[seat] > 0]
+    return out
 
 
 # --- evolve ----------------------------------------------------------------------------------
@@ -522,14 +565,24 @@ def evolve(table: Table, ev: Any) -> Table:
         n = rs.seats(options)
         return Table(ev.table_id, ev.ruleset, options, ev.created_by, ev.private, ev.fixed_deal,
                      seats=(None,) * n, commitments=("",) * n, streaks=(0,) * n,
-                     game=rs.initial(), version=version)
+                     game=rs.initial(), version=version,
+                     chips=Chips.for_table(ev.stakes or Stakes(), n))
+    if isinstance(ev, StackBoughtIn):
+        return dataclasses.replace(table, chips=table.chips.bought_in(ev), version=version)
+    if isinstance(ev, HandSettled):
+        return dataclasses.replace(table, chips=table.chips.settled(ev), version=version)
+    if isinstance(ev, StackCashedOut):
+        return dataclasses.replace(table, chips=table.chips.cashed_out(ev), version=version)
     if isinstance(ev, PlayerSeated):
         return dataclasses.replace(table, seats=_put(table.seats, ev.seat, ev.player_id),
                                    auto=table.auto - {ev.seat}, version=version)
     if isinstance(ev, PlayerLeft):
+        chips = table.chips.left_mid_hand(ev.seat, ev.player_id) \
+            if table.status is Status.IN_HAND else table.chips
         return dataclasses.replace(table, seats=_put(table.seats, ev.seat, None),
                                    ready=table.ready - {ev.seat},
-                                   commitments=_put(table.commitments, ev.seat, ""), version=version)
+                                   commitments=_put(table.commitments, ev.seat, ""), version=version,
+                                   chips=chips)
     if isinstance(ev, PlayerReady):
         return dataclasses.replace(table, ready=table.ready | {ev.seat}, version=version)
     if isinstance(ev, SeatTimedOut):

@@ -17,21 +17,27 @@ from services.eventstore import EventStore
 from services.game.clock import Clock, Deadlines
 from services.game.feed import LocalFeed, Watcher
 from services.game.ownership import Ownership, TableLocks
-from services.game.pipeline import CommandPipeline, Outcome
+from services.game.pipeline import BuyIn, CommandPipeline, Outcome
 from services.game.repository import TableRepository
 from services.game.tables import TableService
+from services.ledger.buyin import BuyIns
+from services.ledger.config import ledger_settings
+from services.ledger.leaderboard import MemoryLeaderboards
+from services.ledger.service import LedgerService
+from services.ledger.servicer import register_status_details
+from services.ledger.store import LedgerStore, open_ledger
 from services.live.base import LiveState, wall_clock_ms
 
 
 def table_service(store: EventStore, live: LiveState, *, node_id: str = "", address: str = "",
-                  clock_ms: Callable[[], int] = wall_clock_ms) -> TableService:
+                  clock_ms: Callable[[], int] = wall_clock_ms, buy_ins: BuyIn | None = None) -> TableService:
     """The table service of one node, its units wired together (see services/game/tables.py)."""
     node_id = node_id or uuid.uuid4().hex[:8]
     repository = TableRepository(store)
     deadlines = Deadlines(live, clock_ms)
     local = LocalFeed()
     ownership = Ownership(repository, live, deadlines, local, TableLocks(), node_id, address, clock_ms)
-    pipeline = CommandPipeline(repository, ownership, deadlines, local, live, node_id, clock_ms)
+    pipeline = CommandPipeline(repository, ownership, deadlines, local, live, node_id, clock_ms, buy_ins)
 
     async def fire(table_id: str, cmd: Timeout, command_id: str) -> Outcome:
         return await pipeline.execute(table_id, cmd, command_id=command_id, actor="server")
@@ -47,6 +53,7 @@ class Backends:
     store: EventStore
     live: LiveState
     tables: TableService
+    ledger: LedgerStore
     _stop: asyncio.Event = field(default_factory=asyncio.Event)
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
@@ -70,6 +77,7 @@ class Backends:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         await self.live.close()
+        await self.ledger.close()
         await self.store.close()
 
 
@@ -89,14 +97,25 @@ async def open_backends(settings: Settings) -> Backends:
     except BaseException:
         await store.close()
         raise
-    tables = table_service(store, live, node_id=settings.node_id, address=settings.advertised_addr)
-    return Backends(store, live, tables)
+    try:
+        # The ledger's tables sit next to the events: a seat buys in through it.
+        ledger = await open_ledger(settings.database_url, store=store)
+    except BaseException:
+        await live.close()
+        await store.close()
+        raise
+    register_status_details()
+    buy_ins = BuyIns(LedgerService(ledger, MemoryLeaderboards(), ledger_settings()))
+    tables = table_service(store, live, node_id=settings.node_id, address=settings.advertised_addr,
+                           buy_ins=buy_ins)
+    return Backends(store, live, tables, ledger)
 
 
 def register_services(
     server: grpc.aio.Server, services: Sequence[str], backends: Backends, settings: Settings
 ) -> None:
-    """Add the servicers of `services` to `server` (matchmaking and ledger only answer health yet)."""
+    """Add the servicers of `services` to `server` (matchmaking only answers health yet; the
+    ledger is opened and added by `services.ledger.serving.start_ledger`)."""
     if "game" in services:
         from services.game.servicer import register
 

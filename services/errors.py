@@ -36,6 +36,14 @@ class Conflict(Category):
     """A version conflict the client may retry after refreshing."""
 
 
+class Refused(Category):
+    """Well-formed, but the state does not allow it (an account without enough chips)."""
+
+
+class AlreadyExists(Category):
+    """What the request would create exists already (a transfer id with other content)."""
+
+
 class TooManyRequests(Category):
     """The caller exceeded its rate limit."""
 

@@ -70,6 +70,15 @@ async def start(settings: Settings, services: Sequence[str]) -> Running:
     if settings.node_addr and not _listen(server, settings.node_addr):
         await backends.close()
         raise StartupError(f"cannot listen on {settings.node_addr} (QIPAI_NODE_ADDR; in use?)")
+    resources: list[Any] = []
+    if "ledger" in services:
+        from services.ledger.serving import start_ledger
+
+        try:
+            resources.append(await start_ledger(server, backends, settings))
+        except Exception as exc:  # a database or Redis that does not answer, a bad setting
+            await backends.close()
+            raise StartupError(f"cannot open the ledger: {exc}") from None
     if "game" in services:
         await backends.tables.rebuild_deadlines()
         backends.start_clock()
@@ -77,7 +86,7 @@ async def start(settings: Settings, services: Sequence[str]) -> Running:
     for name in names:
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
-    return Running(server, health_servicer, port, [backends])
+    return Running(server, health_servicer, port, [*resources, backends])
 
 
 async def stop(running: Running, grace: float = 5.0) -> None:

@@ -15,7 +15,16 @@ from grpc_status import rpc_status
 
 from engine.core.errors import RuleViolation
 from qipai.v1 import common_pb2
-from services.errors import Conflict, Forbidden, Invalid, NotFound, TooManyRequests, Unavailable
+from services.errors import (
+    AlreadyExists,
+    Conflict,
+    Forbidden,
+    Invalid,
+    NotFound,
+    Refused,
+    TooManyRequests,
+    Unavailable,
+)
 from services.observability import log
 
 # First match wins.
@@ -24,9 +33,16 @@ CODES: tuple[tuple[type[Exception], grpc.StatusCode], ...] = (
     (Forbidden, grpc.StatusCode.PERMISSION_DENIED),
     (NotFound, grpc.StatusCode.NOT_FOUND),
     (Conflict, grpc.StatusCode.ABORTED),
+    (Refused, grpc.StatusCode.FAILED_PRECONDITION),
+    (AlreadyExists, grpc.StatusCode.ALREADY_EXISTS),
     (TooManyRequests, grpc.StatusCode.RESOURCE_EXHAUSTED),
     (Unavailable, grpc.StatusCode.UNAVAILABLE),
 )
+
+# Error type -> the protobuf message the status carries in its details (what a client needs to
+# act: the balance and the need, the transfer already stored). The servicers register these, so
+# the domain errors stay free of protobuf.
+DETAILS: dict[type[Exception], Callable[[Any], Any]] = {}
 
 
 def status_of(exc: BaseException) -> tuple[grpc.StatusCode, str] | None:
@@ -56,6 +72,12 @@ async def _abort(context: grpc.aio.ServicerContext[Any, Any], exc: BaseException
                                    message=short(f"{exc.code}: {exc.message}"), details=[detail])
         await context.abort_with_status(rpc_status.to_status(status))
     mapped = status_of(exc)
+    detail_of = next((fn for kind, fn in DETAILS.items() if isinstance(exc, kind)), None)
+    if mapped is not None and detail_of is not None:
+        detail = any_pb2.Any()
+        detail.Pack(detail_of(exc))
+        await context.abort_with_status(rpc_status.to_status(
+            status_pb2.Status(code=mapped[0].value[0], message=mapped[1], details=[detail])))
     if mapped is None:
         log.exception("rpc_failed", error=repr(exc))
         await context.abort(grpc.StatusCode.INTERNAL, "internal error; it has been logged")

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from engine.core.messages import command
+from engine.core.payments import Payment
 
 
 class Status(enum.Enum):
@@ -58,12 +59,15 @@ class HandResult:
     `points` the hand's game points (a mahjong win's 点, daqi's 抓分方 points), `deltas` the score
     each seat gained or lost (sums to zero). `explanation` is lines a person reads that show how
     the deltas were reached (wuhan: each loser's amount as a formula); replay prints them.
+    `payments` are the deltas as who pays whom (`engine.core.payments`): what the table caps by
+    积分最小化 and the ledger settles.
     """
 
     outcome: str
     points: int
     deltas: tuple[int, ...]
     explanation: tuple[str, ...] = ()
+    payments: tuple[Payment, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

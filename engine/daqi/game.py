@@ -41,7 +41,14 @@ from engine.daqi.follow import check_follow, check_lead, failed_throw
 from engine.daqi.friend import partnership, reveals_friend
 from engine.daqi.options import Options
 from engine.daqi.points import points
-from engine.daqi.settlement import OUTCOMES, deltas, grade, kou_di_multiplier, taker_points
+from engine.daqi.settlement import (
+    OUTCOMES,
+    deltas,
+    grade,
+    kou_di_multiplier,
+    payments,
+    taker_points,
+)
 from engine.daqi.state import (
     BOTTOM_SIZE,
     DEALT,
@@ -538,7 +545,8 @@ def _trick_won(state: Playing, ev: TrickWon) -> Playing:
 
 def _ended(state: Playing, ev: HandEnded) -> Waiting:
     table = state.table
-    result = HandResult(OUTCOMES[ev.grade], ev.taker_points, ev.deltas)
+    result = HandResult(OUTCOMES[ev.grade], ev.taker_points, ev.deltas,
+                        payments=payments(ev.grade, ev.declarer, ev.friend, SEATS, table.options.base))
     return Waiting(
         replace(
             table,

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.core.payments import Payment
+from engine.core.payments import deltas as owed
 from engine.daqi.options import Options
 
 OUTCOMES = {
@@ -46,18 +48,28 @@ def grade(points: int, options: Options) -> int:
     return -3
 
 
+def payments(g: int, declarer: int, friend: int | None, seats: int, base: int) -> tuple[Payment, ...]:
+    """Who pays whom for grade `g`: each 抓分方 player pays `|g| × base` to the 庄家方 (g > 0) or
+    is paid it (g < 0). The friend's share is settled with the first 抓分方 player after the
+    friend in seat order, the 庄家's with each of the others (docs/rules/daqi.md)."""
+    unit = abs(g) * base
+    paired = takers(declarer, friend, seats)
+    if friend is not None:
+        first = min(paired, key=lambda s: (s - friend) % seats)
+        partner = {s: (friend if s == first else declarer) for s in paired}
+    else:
+        partner = {s: declarer for s in paired}
+    reason = OUTCOMES[g]
+    if g > 0:
+        return tuple(Payment(s, partner[s], unit, reason) for s in paired)
+    return tuple(Payment(partner[s], s, unit, reason) for s in paired)
+
+
 def deltas(
     g: int, declarer: int, friend: int | None, seats: int, base: int
 ) -> tuple[int, ...]:
     """What each seat gains (negative: pays) for grade `g`; sums to zero."""
-    unit = g * base
-    takers = seats - 1 - (friend is not None)
-    out = [-unit] * seats
-    out[declarer] = unit * takers
-    if friend is not None:
-        out[friend] = unit
-        out[declarer] -= unit
-    return tuple(out)
+    return owed(payments(g, declarer, friend, seats, base), seats)
 
 
 def takers(declarer: int, friend: int | None, seats: int) -> tuple[int, ...]:

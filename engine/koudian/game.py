@@ -15,6 +15,7 @@ from engine.core import errors
 from engine.core.contract import HandResult, StartHand
 from engine.core.errors import RuleViolation
 from engine.core.log import Log
+from engine.core.payments import deltas as owed
 from engine.core.shuffle import derived_rng
 from engine.koudian import claiming, kongs, scoring, winning
 from engine.koudian.commands import Command, FixedDeal
@@ -165,7 +166,8 @@ def _on_ended(state: Playing, ev: HandEnded) -> State:
         dealer=ev.next_dealer,
         passes=ev.passes,
         hands_played=t.hands_played + 1,
-        result=HandResult(ev.outcome, ev.points, ev.deltas),
+        result=HandResult(ev.outcome, ev.points, ev.deltas, payments=scoring.payments(
+            SEATS, ev.winner, ev.points, ev.payer, t.options.base_score, ev.outcome)),
     )
     return BetweenHands(table)
 
@@ -498,7 +500,7 @@ def _end(
     if winner is not None and tile is not None:
         source_ready = source is not None and hand.seats[source].ready
         payer = scoring.liable(outcome, source, source_ready, tile)
-        deltas = scoring.payments(SEATS, winner, points, payer, options.base_score)
+        deltas = owed(scoring.payments(SEATS, winner, points, payer, options.base_score, outcome), SEATS)
     dealer, passes = hand.dealer, table.passes
     if (winner is not None and winner != hand.dealer) or (winner is None and not options.dealer_stays_on_draw):
         dealer, passes = (dealer + 1) % SEATS, passes + 1

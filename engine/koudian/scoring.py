@@ -7,6 +7,7 @@ concealed kong's replacement) needs 3+ and counts double.
 
 from __future__ import annotations
 
+from engine.core.payments import Payment
 from engine.mahjong.tiles import face_value
 
 # How a hand was won; also the hand's outcome label.
@@ -32,17 +33,19 @@ def win_points(tile: int, how: str) -> int | None:
     return worth if worth >= DISCARD_MIN else None
 
 
-def payments(seats: int, winner: int, points: int, payer: int | None, base_score: int) -> tuple[int, ...]:
-    """Each seat's score change: every other seat pays the points, or `payer` pays for all three (包)."""
+BAO = "bao"  # the reason of a payment for all three (包胡, 一包三)
+
+
+def payments(seats: int, winner: int | None, points: int, payer: int | None, base_score: int,
+             how: str) -> tuple[Payment, ...]:
+    """Who pays the winner: every other seat the points (一家付三家 on a self-draw, each of the
+    three on a discard), or `payer` alone for all three (包). None when nobody won."""
+    if winner is None:
+        return ()
     score = points * base_score
-    deltas = [0] * seats
-    for s in range(seats):
-        if s == winner:
-            continue
-        owed = score if payer is None else (score * (seats - 1) if s == payer else 0)
-        deltas[s] -= owed
-        deltas[winner] += owed
-    return tuple(deltas)
+    if payer is not None:
+        return (Payment(payer, winner, score * (seats - 1), BAO),)
+    return tuple(Payment(s, winner, score, how) for s in range(seats) if s != winner)
 
 
 def liable(how: str, source: int | None, source_ready: bool, tile: int) -> int | None:

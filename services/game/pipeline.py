@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -38,6 +38,9 @@ CONFLICT_RETRIES = 5
 MAX_CLOCK_STEPS = 500  # clock steps chained into one command (a whole deal, with room to spare)
 
 Steps = list[tuple[Any, list[Any]]]
+# Pays a command's buy-ins (`engine.chips.StackBoughtIn`) before its events are stored; raises
+# (not enough chips) to refuse the command with nothing stored.
+BuyIn = Callable[[str, Sequence[Any]], Awaitable[None]]
 
 
 class VersionConflict(Conflict):
@@ -64,9 +67,10 @@ class CommandPipeline:
 
     def __init__(self, repository: TableRepository, ownership: Ownership, deadlines: Deadlines,
                  local: LocalFeed, live: LiveState, node_id: str,
-                 clock_ms: Callable[[], int]) -> None:
+                 clock_ms: Callable[[], int], buy_ins: BuyIn | None = None) -> None:
         self.repository, self.ownership, self.deadlines = repository, ownership, deadlines
         self.local, self.live, self.node_id, self.clock_ms = local, live, node_id, clock_ms
+        self.buy_ins = buy_ins
 
     async def execute(self, table_id: str, cmd: Any, *, command_id: str | None, actor: str,
                       expected_version: int | None = None) -> Outcome:
@@ -97,6 +101,8 @@ class CommandPipeline:
                     events = [ev for _, evs in steps for ev in evs]
                     if not events:
                         return Outcome(table, table.version)
+                    if self.buy_ins is not None:
+                        await self.buy_ins(table_id, events)
                     new = self.records(steps, table.version, command_id, actor)
                     try:
                         version = await self.repository.append(table_id, table.version, new,

@@ -16,6 +16,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
+from engine.chips import Chips, Stakes
 from engine.core.messages import (
     UnknownMessageType,
     from_json,
@@ -26,9 +27,12 @@ from engine.core.messages import (
 from engine.table import Table
 
 SNAPSHOT_TYPE = "table.Snapshot"
-SCHEMA_VERSION = 2  # 1 was the pickled table
+SCHEMA_VERSION = 3  # 1 was the pickled table; 3 added the chips
 # from_version -> a function turning that version's data into the next one's.
-UPCASTERS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+UPCASTERS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    # Tables from before chips: no stakes recorded, no stacks.
+    2: lambda data: {**data, "chips": _tagged(Chips.for_table(Stakes(), len(data["seats"])))},
+}
 _STATE_PACKAGE = "engine."  # tagged classes are looked up only there
 
 
@@ -54,6 +58,7 @@ def encode(table: Table) -> dict[str, Any]:
         "hands_started": table.hands_started,
         "game": _tagged(table.game),
         "version": table.version,
+        "chips": _tagged(table.chips),
     }
 
 
@@ -79,7 +84,7 @@ def decode(schema_version: int, data: dict[str, Any]) -> Table:
             deal=_untagged(data.get("deal")),
             auto=frozenset(data["auto"]), streaks=tuple(data["streaks"]),
             hands_started=int(data["hands_started"]), game=_untagged(data["game"]),
-            version=int(data["version"]),
+            version=int(data["version"]), chips=_untagged(data["chips"]),
         )
     except (KeyError, TypeError, ValueError, AttributeError, ImportError, LookupError) as exc:
         raise SnapshotUnreadable(f"{type(exc).__name__}: {exc}") from None

@@ -3,12 +3,13 @@
 import pytest
 
 from engine.core.contract import StartHand
+from engine.core.payments import Payment
 from engine.daqi import RULESET
 from engine.daqi.cards import HEARTS
 from engine.daqi.events import HandEnded
 from engine.daqi.friend import Partnership
 from engine.daqi.options import make_options
-from engine.daqi.settlement import OUTCOMES, deltas, grade
+from engine.daqi.settlement import OUTCOMES, deltas, grade, payments
 from engine.daqi.state import Waiting
 
 from .tables import (
@@ -149,6 +150,21 @@ def test_in_one_against_four_the_declarer_gets_it_all():
 
 def test_when_the_takers_win_each_taker_receives_g_times_base():
     assert deltas(-3, declarer=0, friend=2, seats=5, base=1) == (-6, 3, -3, 3, 3)
+
+
+def test_as_payments_each_taker_pays_the_dealer_side_and_the_friends_share_comes_from_the_taker_after_the_friend():
+    assert payments(2, declarer=1, friend=3, seats=5, base=1) == (
+        Payment(0, 1, 2, OUTCOMES[2]), Payment(2, 1, 2, OUTCOMES[2]), Payment(4, 3, 2, OUTCOMES[2]))
+
+
+def test_as_payments_in_one_against_four_each_taker_pays_the_declarer():
+    assert [(p.payer, p.payee, p.points) for p in payments(1, declarer=4, friend=None, seats=5, base=1)] == [
+        (0, 4, 1), (1, 4, 1), (2, 4, 1), (3, 4, 1)]
+
+
+def test_as_payments_when_the_takers_win_the_dealer_side_pays_each_taker():
+    assert [(p.payer, p.payee, p.points) for p in payments(-3, declarer=0, friend=2, seats=5, base=1)] == [
+        (0, 1, 3), (2, 3, 3), (0, 4, 3)]
 
 
 def test_the_base_option_multiplies_every_payment():

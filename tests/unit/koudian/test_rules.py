@@ -6,6 +6,7 @@ import pytest
 
 from engine.core.contract import StartHand, Status
 from engine.core.errors import RuleViolation
+from engine.core.payments import Payment
 from engine.koudian import RULESET
 from engine.koudian.events import DealerChosen, HandEnded, MatchEnded
 from engine.koudian.state import Claims, Turn
@@ -272,6 +273,14 @@ def test_a_self_drawn_3p_wins_6_points():
     assert t.result.deltas == (-6, 18, -6, -6)
 
 
+def test_on_a_self_draw_each_of_the_three_others_pays_the_winner_as_one_payment_each():
+    t = seed_table(wall="E " + AROUND + " 3p")
+    around_to_seat_1(t)
+    t.act(1, "win")
+    assert t.result.payments == (Payment(0, 1, 6, "self_draw"), Payment(2, 1, 6, "self_draw"),
+                                 Payment(3, 1, 6, "self_draw"))
+
+
 def test_a_discarded_6p_wins_6_points():
     t = seed_table(wall="E 7s")
     t.act(2, "discard", "6p")
@@ -394,6 +403,13 @@ def test_a_ready_player_may_rob_an_added_kong_and_a_kong_maker_not_ready_pays_fo
     t.act(1, "win")
     assert (t.result.outcome, t.result.points) == ("robbed_kong", 8)
     assert t.ended().payer == 2 and t.result.deltas == (0, 24, -24, 0)
+
+
+def test_the_seat_that_pays_for_all_three_makes_one_payment_of_three_shares():
+    t = rob_table()
+    t.act(2, "kong", "8s")
+    t.act(1, "win")
+    assert t.result.payments == (Payment(2, 1, 24, "bao"),)
 
 
 def test_an_added_kong_nobody_robs_gets_its_replacement():

@@ -19,6 +19,8 @@ from services.game.pipeline import VersionConflict
 from services.game.repository import TableNotFound, TableRepository
 from tests.unit.services.game.conftest import DAQI, FAST_DAQI, other_node, seated
 
+SIT = 2  # a Sit records the player seated and their buy-in
+
 # -- repository ------------------------------------------------------------------------------
 
 
@@ -35,7 +37,7 @@ async def test_the_repository_caches_what_it_loaded_until_told_to_forget_it(node
     await node.execute(table_id, Sit("bob"), command_id="bob:1", actor="bob")
     assert await repo.load(table_id, must_exist=True) is first  # its own writes only
     repo.forget(table_id)
-    assert (await repo.load(table_id, must_exist=True)).version == first.version + 1
+    assert (await repo.load(table_id, must_exist=True)).version == first.version + SIT
 
 
 async def test_the_repository_appends_only_under_the_newest_fencing_token(node, store):
@@ -172,7 +174,7 @@ async def test_a_watcher_on_the_writing_node_gets_history_then_each_command(node
     assert [v for v, _ in history.events] == list(range(1, created.version + 1))
     await node.execute(table_id, Sit("bob"), command_id="bob:1", actor="bob")
     live = await asyncio.wait_for(anext(stream), 5)
-    assert live.version == created.version + 1 and live.actor == "bob"
+    assert live.version == created.version + SIT and live.actor == "bob"
     await stream.aclose()
 
 
@@ -197,7 +199,7 @@ async def test_a_command_whose_caller_went_away_mid_append_still_reaches_its_wat
     with pytest.raises(asyncio.CancelledError):
         await call
     live = await asyncio.wait_for(anext(stream), 5)
-    assert live.version == created.version + 1 and live.actor == "bob"
+    assert live.version == created.version + SIT and live.actor == "bob"
     await stream.aclose()
 
 
@@ -209,6 +211,6 @@ async def test_a_watcher_on_another_node_follows_the_fan_out(node, store, live, 
     stream = other.watch(table_id, 0, 0, poll_s=0.2)
     assert (await anext(stream)).version == created.version
     await node.execute(table_id, Sit("bob"), command_id="bob:1", actor="bob")
-    assert (await asyncio.wait_for(anext(stream), 5)).version == created.version + 1
+    assert (await asyncio.wait_for(anext(stream), 5)).version == created.version + SIT
     assert table_id not in other.leases.held  # it watched without taking the table
     await stream.aclose()
