@@ -126,7 +126,7 @@ def _check(rs: AnyRuleset, before: Any, state: Any, events: list[Any], result: H
     problems = list(rs.check(state))
     if sum(result.deltas) != 0:
         problems.append(f"payments do not sum to zero: {result.deltas}")
-    if result.payments and owed(result.payments, len(result.deltas)) != result.deltas:
+    if owed(result.payments, len(result.deltas)) != result.deltas:
         problems.append(f"the payments {result.payments} do not make the deltas {result.deltas}")
     if fold(rs, events, before) != state:
         problems.append("replaying the events does not give the live state")

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from engine.core import errors
+from engine.core import errors, payments
 from engine.core.contract import HandResult, StartHand
 from engine.core.errors import RuleViolation
 from engine.core.log import Log
@@ -218,6 +218,7 @@ def _on_won(state: Playing, ev: Won) -> State:
         seats=seats,
         won=(*hand.won, ev.seat),
         deltas=tuple(a + b for a, b in zip(hand.deltas, ev.deltas, strict=True)),
+        payments=hand.payments + ev.payments,
         first_winner=ev.seat if hand.first_winner is None else hand.first_winner,
         fans=hand.fans + ev.scored.total,
     )
@@ -231,7 +232,8 @@ def _on_ended(state: Playing, ev: HandEnded) -> State:
         dealer=ev.next_dealer,
         passes=ev.passes,
         hands_played=t.hands_played + 1,
-        result=HandResult(ev.outcome, ev.points, ev.deltas),
+        result=HandResult(ev.outcome, ev.points, ev.deltas, payments=tuple(
+            payments.Payment(p.payer, p.payee, p.points, p.reason) for p in state.hand.payments)),
     )
     return BetweenHands(table)
 

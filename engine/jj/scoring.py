@@ -72,20 +72,6 @@ def payments(
     return tuple(Payment(seat, winner, points, reason) for (seat, reason), points in owed.items() if points)
 
 
-def capped(pays: Sequence[Payment], chips: Sequence[int]) -> tuple[Payment, ...]:
-    """积分最小化: each payment, in order, is the smallest of the winner's table chips (as brought
-    into the hand), the payer's chips left after its earlier payments, and the amount owed, so
-    nobody's chips go below zero. The same rule as the ledger's `engine.core.payments.settle`
-    (branch ledger), which this gives way to once it lands."""
-    left = list(chips)
-    out = []
-    for p in pays:
-        paid = max(0, min(p.points, left[p.payer], chips[p.payee]))
-        left[p.payer] -= paid
-        out.append(Payment(p.payer, p.payee, paid, p.reason))
-    return tuple(out)
-
-
 def deltas(pays: Sequence[Payment], seats: int) -> tuple[int, ...]:
     """Each seat's chip change (sums to zero)."""
     d = [0] * seats

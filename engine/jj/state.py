@@ -13,6 +13,7 @@ import operator
 from engine.core.contract import HandResult, Status
 from engine.core.messages import value
 from engine.jj.options import Options
+from engine.jj.scoring import Payment
 from engine.mahjong.claims import ClaimWindow
 from engine.mahjong.seat import SeatTiles
 from engine.mahjong.tiles import Tile
@@ -75,6 +76,7 @@ class Hand:
     claimed: bool = False
     dealer_konged: bool = False
     deltas: tuple[int, ...] = (0,) * SEATS
+    payments: tuple[Payment, ...] = ()  # every win's, in the order they were made
     first_winner: int | None = None
     turned: tuple[Tile, ...] = ()
     dealing: bool = True

@@ -15,6 +15,7 @@ from engine.core import errors
 from engine.core.contract import HandResult, StartHand
 from engine.core.errors import RuleViolation
 from engine.core.log import Log
+from engine.core.payments import Payment
 from engine.mahjong import claims, dealing
 from engine.mahjong.actions import (
     Chow,
@@ -196,7 +197,9 @@ def _on_ended(state: Playing, ev: HandEnded) -> State:
         dealer=ev.next_dealer,
         passes=ev.passes,
         hands_played=t.hands_played + 1,
-        result=HandResult(ev.outcome, 0 if s is None else s.total, ev.deltas, () if s is None else explain(s)),
+        result=HandResult(ev.outcome, 0 if s is None else s.total, ev.deltas, () if s is None else explain(s),
+                          payments=() if s is None else tuple(
+                              Payment(payer, payee, points, "win") for payer, payee, points in s.payments())),
     )
     return BetweenHands(table)
 

@@ -13,6 +13,7 @@ import grpc
 import structlog
 
 from engine import rulesets
+from engine.chips import split_options
 from engine.core import fairness
 from engine.core.contract import Status
 from engine.core.messages import encode, to_json
@@ -56,7 +57,8 @@ def _check_new_table(ruleset: str, options: dict[str, Any], deal_json: str | Non
                               f"characters); the rulesets are {', '.join(rulesets.available())}")
     rs = rulesets.get(ruleset)  # UnknownRuleset: INVALID_ARGUMENT, naming the known ones
     try:
-        rs.options(options)
+        _, ruleset_options = split_options(options)  # stake, buy_in: the table's, not the ruleset's
+        rs.options(ruleset_options)
     except (ValueError, TypeError) as exc:
         raise wire.BadRequest(f"options: {exc}") from None
     if deal_json is None:

@@ -25,7 +25,8 @@ pytestmark = pytest.mark.e2e
 WELCOME = 1000
 # Should a table's next hand start (10 s after the last) before its players have all left, the
 # server plays the empty seats to the end of it at this pace, and cashes them out then.
-QUICK = {"koudian": {"turn_timeout_ms": 1000, "claim_timeout_ms": 1000},
+MAHJONG_QUICK = {"turn_timeout_ms": 1000, "claim_timeout_ms": 1000}
+QUICK = {"koudian": MAHJONG_QUICK, "wuhan": MAHJONG_QUICK, "jj": MAHJONG_QUICK,
          "daqi": {"deal_interval_ms": 0, "bid_window_ms": 0, "play_timeout_ms": 1000, "bury_timeout_ms": 1000}}
 
 
@@ -45,7 +46,7 @@ async def test_every_hand_of_20_tables_per_ruleset_is_settled_once_and_stacks_re
     url = production_env["QIPAI_DATABASE_URL"]
     async with channel(server.address) as chan:
         tables = [await new_table(chan, ruleset, {**QUICK[ruleset], "stake": 2})
-                  for ruleset in ("koudian", "daqi") for _ in range(20)]
+                  for ruleset in QUICK for _ in range(20)]
         await asyncio.wait_for(asyncio.gather(*(
             play_then_leave(p, table_id, n * 10 + i)
             for n, (table_id, players) in enumerate(tables) for i, p in enumerate(players))), 600)

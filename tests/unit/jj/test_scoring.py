@@ -2,11 +2,12 @@
 
 from fractions import Fraction
 
+from engine.core import payments as core
+from engine.core.payments import settle
 from engine.jj.scoring import (
     CLASSIC,
     XUEZHAN,
     Payment,
-    capped,
     deltas,
     payments,
     round_half_up,
@@ -59,6 +60,12 @@ def test_xuezhan_has_no_sharing():
 def test_xuezhan_self_draw_is_split_among_the_seats_still_in_the_hand():
     got = payments(Fraction(24), 0, None, (), (1, 3), XUEZHAN)
     assert got == (Payment(1, 0, 12, "self_draw"), Payment(3, 0, 12, "self_draw"))
+
+
+def capped(pays: tuple[Payment, ...], chips: tuple[int, ...]) -> tuple[Payment, ...]:
+    """jj's payments through the engine core's 积分最小化, as the table settles them."""
+    paid = settle([core.Payment(p.payer, p.payee, p.points, p.reason) for p in pays], chips)
+    return tuple(Payment(p.payer, p.payee, p.chips, p.reason) for p in paid)
 
 
 def test_minimum_of_three_caps_each_payment_at_either_players_table_chips():
