@@ -18,25 +18,27 @@ from services.game.feed import LocalFeed, Watcher
 from services.game.ownership import Ownership, TableLocks
 from services.game.pipeline import CommandPipeline, Outcome
 from services.game.repository import TableRepository
-from services.game.table import Timeout
+from services.game.table import Close, Timeout
 from services.game.tables import TableService
 from services.live.base import LiveState, wall_clock_ms
 
 
 def table_service(store: EventStore, live: LiveState, *, node_id: str = "", address: str = "",
-                  clock_ms: Callable[[], int] = wall_clock_ms) -> TableService:
-    """The table service of one node, its units wired together (see services/game/tables.py)."""
+                  clock_ms: Callable[[], int] = wall_clock_ms,
+                  abandon_after_ms: int = 0) -> TableService:
+    """The table service of one node, its units wired together (see services/game/tables.py);
+    `abandon_after_ms` closes tables nobody acted at for that long (0: never)."""
     node_id = node_id or uuid.uuid4().hex[:8]
     repository = TableRepository(store)
-    deadlines = Deadlines(live, clock_ms)
+    deadlines = Deadlines(live, clock_ms, repository.last_human_ms.get, abandon_after_ms)
     local = LocalFeed()
     ownership = Ownership(repository, live, deadlines, local, TableLocks(), node_id, address, clock_ms)
     pipeline = CommandPipeline(repository, ownership, deadlines, local, live, node_id, clock_ms)
 
-    async def fire(table_id: str, cmd: Timeout, command_id: str) -> Outcome:
+    async def fire(table_id: str, cmd: Timeout | Close, command_id: str) -> Outcome:
         return await pipeline.execute(table_id, cmd, command_id=command_id, actor="server")
 
-    clock = Clock(live, deadlines, node_id, repository.last_event_ms.get, fire)
+    clock = Clock(live, deadlines, node_id, repository.last_event_ms.get, fire, repository.cached)
     watcher = Watcher(repository, live, local, ownership.subscribe, ownership.serving)
     return TableService(store, live, node_id, repository, pipeline, ownership, deadlines, clock,
                         watcher)
@@ -89,7 +91,8 @@ async def open_backends(settings: Settings) -> Backends:
     except BaseException:
         await store.close()
         raise
-    tables = table_service(store, live, node_id=settings.node_id, address=settings.advertised_addr)
+    tables = table_service(store, live, node_id=settings.node_id, address=settings.advertised_addr,
+                           abandon_after_ms=settings.abandon_after_s * 1000)
     return Backends(store, live, tables)
 
 
@@ -100,4 +103,5 @@ def register_services(
     if "game" in services:
         from services.game.servicer import register
 
-        register(server, backends.tables, settings.token_secret)
+        register(server, backends.tables, settings.token_secret,
+                 settings.guest_logins_per_minute, settings.open_tables_per_player)

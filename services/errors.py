@@ -36,6 +36,10 @@ class Conflict(Category):
     """A version conflict the client may retry after refreshing."""
 
 
+class AlreadyExists(Category):
+    """An id the caller chose (a command's) already names something else."""
+
+
 class TooManyRequests(Category):
     """The caller exceeded its rate limit."""
 

@@ -15,7 +15,15 @@ from grpc_status import rpc_status
 
 from engine.core.errors import RuleViolation
 from qipai.v1 import common_pb2
-from services.errors import Conflict, Forbidden, Invalid, NotFound, TooManyRequests, Unavailable
+from services.errors import (
+    AlreadyExists,
+    Conflict,
+    Forbidden,
+    Invalid,
+    NotFound,
+    TooManyRequests,
+    Unavailable,
+)
 from services.observability import log
 
 # First match wins.
@@ -24,6 +32,7 @@ CODES: tuple[tuple[type[Exception], grpc.StatusCode], ...] = (
     (Forbidden, grpc.StatusCode.PERMISSION_DENIED),
     (NotFound, grpc.StatusCode.NOT_FOUND),
     (Conflict, grpc.StatusCode.ABORTED),
+    (AlreadyExists, grpc.StatusCode.ALREADY_EXISTS),
     (TooManyRequests, grpc.StatusCode.RESOURCE_EXHAUSTED),
     (Unavailable, grpc.StatusCode.UNAVAILABLE),
 )

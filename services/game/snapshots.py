@@ -52,6 +52,7 @@ def encode(table: Table) -> dict[str, Any]:
         "hands_started": table.hands_started,
         "game": _tagged(table.game),
         "version": table.version,
+        "closed": table.closed,
     }
 
 
@@ -75,6 +76,7 @@ def decode(schema_version: int, data: dict[str, Any]) -> Table:
             auto=frozenset(data["auto"]), streaks=tuple(data["streaks"]),
             hands_started=int(data["hands_started"]), game=_untagged(data["game"]),
             version=int(data["version"]),
+            closed=str(data.get("closed", "")),  # absent before tables could be closed: open
         )
     except (KeyError, TypeError, ValueError, AttributeError, ImportError, LookupError) as exc:
         raise SnapshotUnreadable(f"{type(exc).__name__}: {exc}") from None

@@ -57,6 +57,13 @@ class Act:
     action: object  # the ruleset's command
 
 
+@command("table.Close")
+class Close:
+    """End the table for good (the server's abandon policy: nobody has acted for too long)."""
+
+    reason: str
+
+
 @command("table.Timeout")
 class Timeout:
     """The deadline of the table at `version` passed: act for whoever owes a decision."""
@@ -102,6 +109,11 @@ class SeatTimedOut:
     streak: int
 
 
+@event("table.Closed")
+class TableClosed:
+    reason: str
+
+
 @event("table.AutoPlaySet")
 class AutoPlaySet:
     seat: int
@@ -126,6 +138,7 @@ class Table:
     hands_started: int = 0
     game: object = None  # the ruleset's state
     version: int = 0
+    closed: str = ""  # why the service ended the table before its match was over ("": open)
 
     @property
     def exists(self) -> bool:
@@ -137,7 +150,7 @@ class Table:
 
     @property
     def status(self) -> Status:
-        return self.rules.status(self.game)
+        return Status.MATCH_OVER if self.closed else self.rules.status(self.game)
 
     def seat_of(self, player_id: str) -> int | None:
         for seat, occupant in enumerate(self.seats):
@@ -179,6 +192,8 @@ def decide(table: Table, cmd: Any) -> list[Any]:
         return _act(table, cmd)
     if isinstance(cmd, Timeout):
         return _timeout(table, cmd)
+    if isinstance(cmd, Close):
+        return [] if table.status is Status.MATCH_OVER else [TableClosed(cmd.reason)]
     raise TypeError(f"not a table command: {cmd!r}")
 
 
@@ -204,6 +219,8 @@ def _create(table: Table, cmd: CreateTable) -> list[Any]:
 
 
 def _sit(table: Table, cmd: Sit) -> list[Any]:
+    if table.closed:
+        raise RuleViolation("match_over", "this table has been closed")
     current = table.seat_of(cmd.player_id)
     if current is not None:
         if cmd.seat is None or cmd.seat == current:
@@ -331,6 +348,8 @@ def evolve(table: Table, ev: Any) -> Table:
     if isinstance(ev, SeatTimedOut):
         return dataclasses.replace(table, streaks=_put(table.streaks, ev.seat, ev.streak),
                                    version=version)
+    if isinstance(ev, TableClosed):
+        return dataclasses.replace(table, closed=ev.reason, version=version)
     if isinstance(ev, AutoPlaySet):
         auto = table.auto | {ev.seat} if ev.on else table.auto - {ev.seat}
         return dataclasses.replace(table, auto=auto, streaks=_put(table.streaks, ev.seat, 0),
