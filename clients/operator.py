@@ -14,11 +14,11 @@ from typing import Any
 import grpc
 
 from clients.client import Player, channel
+from engine import table as tables
 from engine.core.contract import Status
 from engine.core.messages import decode, schema_version
 from protocol import tokens as auth
 from qipai.v1 import admin_pb2
-from services.game import table as tables
 
 
 def admin_player(chan: grpc.aio.Channel, secret: str) -> Player:

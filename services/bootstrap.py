@@ -11,6 +11,7 @@ from pathlib import Path
 
 import grpc
 
+from engine.table import Close, Timeout
 from services.config import Settings
 from services.eventstore import EventStore
 from services.game.clock import Clock, Deadlines
@@ -18,7 +19,6 @@ from services.game.feed import LocalFeed, Watcher
 from services.game.ownership import Ownership, TableLocks
 from services.game.pipeline import CommandPipeline, Outcome
 from services.game.repository import TableRepository
-from services.game.table import Close, Timeout
 from services.game.tables import TableService
 from services.live.base import LiveState, wall_clock_ms
 

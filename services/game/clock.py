@@ -13,8 +13,8 @@ from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from engine.core.contract import Status
+from engine.table import Close, Table, Timeout
 from services.game.leases import NotHolder
-from services.game.table import Close, Table, Timeout
 from services.live.base import LiveState, Turn
 from services.observability import log
 

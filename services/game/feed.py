@@ -10,11 +10,11 @@ from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine import table as tables
 from engine.core.messages import decode
+from engine.table import Table
 from services.eventstore import NewEvent
-from services.game import table as tables
 from services.game.repository import TableNotFound, TableRepository
-from services.game.table import Table
 from services.live.base import LiveState, LiveStateUnavailable
 from services.observability import log
 

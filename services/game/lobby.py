@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from services.game.table import Table
+from engine.table import Table
 
 
 def public_view(table: Table) -> bytes:

@@ -8,12 +8,12 @@ import asyncio
 from collections.abc import Callable
 
 from engine.core.contract import Status
+from engine.table import Table
 from services.game.clock import Deadlines
 from services.game.feed import LocalFeed, Queue
 from services.game.leases import Leases, NotHolder
 from services.game.lobby import public_view
 from services.game.repository import TableNotFound, TableRepository
-from services.game.table import Table
 from services.live.base import Lease, LiveState, LiveStateUnavailable
 from services.observability import log
 

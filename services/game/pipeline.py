@@ -18,19 +18,19 @@ from typing import Any
 
 import structlog
 
+from engine import table as tables
 from engine.core.contract import Status
 from engine.core.errors import RuleViolation
 from engine.core.messages import message_to_json
+from engine.table import Table, Timeout
 from services.errors import AlreadyExists, Conflict
 from services.eventstore import Fenced, NewEvent, WrongExpectedVersion
-from services.game import table as tables
 from services.game.clock import Deadlines
 from services.game.feed import Batch, LocalFeed, encode_payload
 from services.game.leases import NotHolder
 from services.game.lobby import public_view
 from services.game.ownership import Ownership
 from services.game.repository import TableRepository
-from services.game.table import Table, Timeout
 from services.live.base import LiveState, LiveStateUnavailable, Published
 from services.live.base import View as LiveView
 from services.observability import APPENDS, COMMAND_LATENCY, COMMANDS, log

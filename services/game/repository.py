@@ -8,11 +8,11 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from engine import table as tables
+from engine.table import Table
 from services.errors import NotFound
 from services.eventstore import NewEvent, RecordedEvent, Snapshot
 from services.game import snapshots
-from services.game import table as tables
-from services.game.table import Table
 from services.observability import LIVE_TABLES, log
 
 STREAM_PREFIX = "table-"

@@ -15,12 +15,12 @@ import structlog
 from engine import rulesets
 from engine.core.contract import Status
 from engine.core.messages import encode, to_json
+from engine.table import Act, Leave, Sit, Table, evolve
 from protocol import wire
 from qipai.v1 import admin_pb2, admin_pb2_grpc, auth_pb2, auth_pb2_grpc, game_pb2, game_pb2_grpc
 from services import auth
 from services.errors import Forbidden, Invalid, TooManyRequests
 from services.game.forwarding import Forwarder
-from services.game.table import Act, Leave, Sit, Table, evolve
 from services.game.tables import STREAM_PREFIX, TableNotFound, TableService
 from services.game.verify import verify
 from services.ratelimit import RateLimiter

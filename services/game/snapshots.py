@@ -23,7 +23,7 @@ from engine.core.messages import (
     to_json,
     type_name,
 )
-from services.game.table import Table
+from engine.table import Table
 
 SNAPSHOT_TYPE = "table.Snapshot"
 SCHEMA_VERSION = 2  # 1 was the pickled table

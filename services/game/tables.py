@@ -18,15 +18,15 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
+from engine import table as tables
+from engine.table import Table
 from services.eventstore import EventStore, RecordedEvent
-from services.game import table as tables
 from services.game.clock import Clock, Deadlines
 from services.game.feed import Batch, Watcher
 from services.game.leases import Leases
 from services.game.ownership import Ownership
 from services.game.pipeline import CommandPipeline, Outcome, VersionConflict
 from services.game.repository import STREAM_PREFIX, TableNotFound, TableRepository, new_table_id
-from services.game.table import Table
 from services.live.base import LiveState, LiveStateUnavailable
 from services.observability import log
 

@@ -6,11 +6,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import rulesets
+from engine import table as tables
 from engine.core.contract import AnyRuleset
 from engine.core.errors import RuleViolation
 from engine.core.messages import encode, message_from_json
 from engine.core.shuffle import commitment
-from services.game import table as tables
 
 
 @dataclass

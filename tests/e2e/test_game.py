@@ -13,10 +13,10 @@ from grpc_status import rpc_status
 
 from clients.client import Player, admin_replay, channel, play_seat, seat_players
 from engine import rulesets
+from engine import table as _table_events  # noqa: F401  (registers table.* events for decoding)
 from engine.core.messages import decode, encode
 from qipai.v1 import actions_pb2, admin_pb2, common_pb2, game_pb2
 from services import auth
-from services.game import table as _table_events  # noqa: F401  (registers table.* events for decoding)
 
 pytestmark = pytest.mark.e2e
 

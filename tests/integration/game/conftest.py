@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from engine.core.contract import Status
+from engine.table import Act, Sit
 from services.bootstrap import table_service
 from services.eventstore import open_event_store
-from services.game.table import Act, Sit
 from services.game.tables import TableService
 from services.live import open_live_state
 

@@ -6,9 +6,9 @@ import asyncio
 
 import pytest
 
+from engine.table import Sit
 from services.game import leases
 from services.game.leases import NotHolder
-from services.game.table import Sit
 from services.game.tables import TableService
 
 pytestmark = pytest.mark.integration

@@ -8,7 +8,7 @@ import pytest
 
 from engine.core.contract import Status
 from engine.core.errors import RuleViolation
-from services.game.table import Act, AutoPlaySet, SeatTimedOut, Sit
+from engine.table import Act, AutoPlaySet, SeatTimedOut, Sit
 from services.game.tables import TableNotFound, VersionConflict
 from services.game.verify import verify
 from tests.integration.game.conftest import pass_time, play_with_bots, seat_everyone

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
+from engine.table import Sit
 from services.bootstrap import table_service
 from services.eventstore import EventStore, open_event_store
-from services.game.table import Sit
 from services.game.tables import TableService
 from services.live import LiveState, open_live_state
 

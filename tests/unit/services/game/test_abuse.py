@@ -9,11 +9,11 @@ import pytest
 
 from engine.core.contract import Status
 from engine.mahjong.actions import Discard
+from engine.table import Act, Ready, Sit, TableClosed
 from services.bootstrap import table_service
 from services.game.clock import ABANDONED
 from services.game.pipeline import CommandReused
 from services.game.repository import TableNotFound
-from services.game.table import Act, Ready, Sit, TableClosed
 from services.status import status_of
 from tests.unit.services.game.conftest import DAQI, seated
 

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from structlog.testing import capture_logs
 
+from engine import table as tables
+from engine.table import Act, CreateTable, Ready, Sit, Table, Timeout
 from services.game import snapshots
-from services.game import table as tables
 from services.game.repository import TableRepository
-from services.game.table import Act, CreateTable, Ready, Sit, Table, Timeout
 
 PLAYERS = {"daqi": ["ann", "bob", "cai", "dan", "eve"], "koudian": ["ann", "bob", "cai", "dan"]}
 

@@ -11,12 +11,12 @@ from structlog.testing import capture_logs
 
 from engine.core.contract import Status
 from engine.core.errors import RuleViolation
+from engine.table import Act, PlayerSeated, Sit, Table
 from services.game.clock import BETWEEN_HANDS_MS, Deadlines
 from services.game.feed import MOVED, Batch, LocalFeed
 from services.game.leases import NotHolder
 from services.game.pipeline import VersionConflict
 from services.game.repository import TableNotFound, TableRepository
-from services.game.table import Act, PlayerSeated, Sit, Table
 from tests.unit.services.game.conftest import DAQI, FAST_DAQI, other_node, seated
 
 # -- repository ------------------------------------------------------------------------------
