@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -69,6 +70,13 @@ StartServer = Callable[..., Server]
 @pytest.fixture
 def start_server(tmp_path: Path) -> Iterator[StartServer]:
     """Starts `qipai serve` processes with the given QIPAI_ variables; stops them after the test."""
+    with server_starter(tmp_path) as start:
+        yield start
+
+
+@contextlib.contextmanager
+def server_starter(tmp_path: Path) -> Iterator[StartServer]:
+    """`start_server` for any scope: the servers it started stop when the block ends."""
     started: list[Server] = []
 
     def start(env: dict[str, str] | None = None, service: str = "all", wait: bool = True) -> Server:
@@ -94,9 +102,11 @@ def start_server(tmp_path: Path) -> Iterator[StartServer]:
                 raise AssertionError(f"server did not start:\n{server.log()}") from None
         return server
 
-    yield start
-    for server in started:
-        server.stop()
+    try:
+        yield start
+    finally:
+        for server in started:
+            server.stop()
 
 
 @pytest.fixture
