@@ -34,8 +34,8 @@ MAX_LEGAL_ACTIONS = 500
 
 
 def _request_id(me: auth.Identity, request_id: str) -> str | None:
-    if len(request_id) > MAX_ID_LENGTH:
-        raise wire.BadRequest(f"request ids are at most {MAX_ID_LENGTH} characters")
+    if len(request_id) > MAX_ID_LENGTH or not request_id.isprintable():
+        raise wire.BadRequest(f"request and action ids are at most {MAX_ID_LENGTH} printable characters")
     return f"{me.player_id}:{request_id}" if request_id else None
 
 
