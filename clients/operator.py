@@ -37,6 +37,17 @@ def describe(ev: Any, data: dict[str, Any]) -> str:
     return " ".join(parts)
 
 
+def fan_lines(ev: Any) -> list[str]:
+    """A scored win's fans (名称, 番数) and the fans its exclusions removed, so a disputed score
+    shows exactly why (rulesets whose win events carry `scored`, such as jj)."""
+    scored = getattr(ev, "scored", None)
+    if scored is None or not hasattr(scored, "fans"):
+        return []
+    lines = [f"        {f.name} {f.total}番" + (f" ({f.value}×{f.times})" if f.times > 1 else "") for f in scored.fans]
+    lines.append(f"        = {scored.total}番" + (f"; 不计 {' '.join(scored.excluded)}" if scored.excluded else ""))
+    return lines
+
+
 def timeline(records: list[admin_pb2.ReplayStep], show_hands: bool = True) -> list[str]:
     """The replay as lines a person reads: who did what, the hands after each action, settlements."""
     lines: list[str] = []
@@ -48,6 +59,7 @@ def timeline(records: list[admin_pb2.ReplayStep], show_hands: bool = True) -> li
         meta = json.loads(step.metadata_json)
         actor = meta.get("actor", "") if "command" in meta else ""
         lines.append(f"#{step.version:>4}  {step.type:<28} {actor:<18} {describe(ev, data)}")
+        lines.extend(fan_lines(ev))
         last_of_command = i + 1 == len(records) or "command" in json.loads(records[i + 1].metadata_json)
         if not (show_hands and last_of_command and state.exists):
             continue

@@ -22,8 +22,9 @@ pytestmark = pytest.mark.e2e
 
 SECRET = "e2e-secret"
 FAST = {"koudian": {"turn_timeout_ms": 60_000, "claim_timeout_ms": 60_000},
-        "daqi": {"deal_interval_ms": 0, "bid_window_ms": 0}}
-SEATS = {"koudian": 4, "daqi": 5}
+        "daqi": {"deal_interval_ms": 0, "bid_window_ms": 0},
+        "jj": {"turn_timeout_ms": 60_000, "claim_timeout_ms": 60_000}}
+SEATS = {"koudian": 4, "daqi": 5, "jj": 4}
 
 
 @pytest.fixture
@@ -50,7 +51,7 @@ async def verify(chan, table_id: str) -> admin_pb2.VerifyResponse:
 async def test_bots_play_20_tables_of_each_ruleset_at_once_and_every_table_verifies(server):
     async with channel(server.address) as chan:
         tables = []
-        for ruleset in ("koudian", "daqi"):
+        for ruleset in ("koudian", "daqi", "jj"):
             for _ in range(20):
                 tables.append(await new_table(chan, ruleset))
         await asyncio.wait_for(asyncio.gather(*(
@@ -158,7 +159,7 @@ async def test_a_watch_dropped_at_random_points_resumes_with_exactly_the_seats_e
         assert got == [x for x in expected if x[0] <= final]
 
 
-@pytest.mark.parametrize("ruleset", ["koudian", "daqi"])
+@pytest.mark.parametrize("ruleset", ["koudian", "daqi", "jj"])
 async def test_every_event_sent_to_a_seat_is_the_logs_event_redacted_for_that_seat(server, ruleset):
     async with channel(server.address) as chan:
         table_id, players = await new_table(chan, ruleset)
@@ -301,7 +302,7 @@ def _schema(name: str) -> int:
 
 
 
-@pytest.mark.parametrize("ruleset", ["koudian", "daqi"])
+@pytest.mark.parametrize("ruleset", ["koudian", "daqi", "jj"])
 async def test_a_watch_with_views_keeps_a_seat_current_with_its_own_view_only(server, ruleset):
     async with channel(server.address) as chan:
         table_id, players = await new_table(chan, ruleset)

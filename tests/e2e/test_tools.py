@@ -22,19 +22,24 @@ def run(args: list[str], env: dict[str, str], stdin: str = "", timeout: float = 
                           timeout=timeout)
 
 
-@pytest.fixture
-def played_table(start_server):
-    server = start_server()
+def play_table(server, ruleset: str = "koudian") -> str:
+    """Bots play one hand of `ruleset` at a new table; its id."""
 
     async def play() -> str:
         async with channel(server.address) as chan:
             players = [await Player.guest(chan, f"p{i}") for i in range(4)]
-            table_id = (await players[0].create_table("koudian")).table_id
+            table_id = (await players[0].create_table(ruleset)).table_id
             await seat_players(players, table_id)
             await asyncio.gather(*(play_seat(p, table_id, "greedy", seed=i) for i, p in enumerate(players)))
             return table_id
 
-    return server, asyncio.run(play())
+    return asyncio.run(play())
+
+
+@pytest.fixture
+def played_table(start_server):
+    server = start_server()
+    return server, play_table(server)
 
 
 def test_verify_reports_that_every_command_and_deck_checks_out(played_table):
@@ -54,6 +59,15 @@ def test_replay_prints_who_did_what_the_hands_and_the_settlement(played_table):
     assert len([line for line in first_three.stdout.splitlines() if line.startswith("#")]) == 3
 
 
+def test_replay_of_a_jj_win_lists_every_fan_with_its_value(start_server):
+    server = start_server()
+    table_id = play_table(server, "jj")
+    out = run(["replay", table_id, "--no-hands"], server.env)
+    assert out.returncode == 0, out.stderr
+    won = out.stdout.split("jj.Won", 1)[1]
+    assert "番" in won and "\n        = " in won  # one line per fan (名称 N番), then the total
+
+
 def test_replay_of_an_unknown_table_says_so(start_server):
     server = start_server()
     out = run(["replay", "table-0000000000000000"], server.env)
@@ -67,6 +81,13 @@ def test_play_shows_the_hand_and_legal_actions_and_explains_a_rejected_move(star
     assert "your hand:" in out.stdout and "[1]" in out.stdout
     assert "bad tile '0x'" in out.stdout
     assert "no such choice" in out.stdout
+
+
+def test_play_a_jj_table_in_the_terminal(start_server):
+    server = start_server()
+    out = run(["play", "--ruleset", "jj"], server.env, stdin="discard 0x\n1\nquit\n", timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "your hand:" in out.stdout and "wild:" in out.stdout and "bad tile '0x'" in out.stdout
 
 
 def test_demo_plays_tables_of_every_ruleset_and_prints_how_to_replay_them(tmp_path):

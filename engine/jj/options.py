@@ -1,0 +1,62 @@
+"""The options of a jj table (jj.md, "Options"), recorded in its creation event."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from engine.core import options as core_options
+from engine.core.messages import value
+from engine.jj.scoring import CLASSIC, XUEZHAN
+from engine.mahjong.tiles import TileNotationError, parse_tile
+
+
+@value("jj.Options")
+class Options:
+    """Rule options and the platform's timing for auto-play (托管).
+
+    `wild`: "indicator" (the kind after a turned-up tile), "none", or "fixed:<tile>" ("fixed:C").
+    """
+
+    wild: str = "indicator"
+    min_fan: int = 8
+    mode: str = CLASSIC
+    base: int = 1
+    allow_declare_ready: bool = True
+    rounds_per_match: int = 4
+    turn_timeout_ms: int = 15_000
+    claim_timeout_ms: int = 8_000
+
+    @property
+    def xuezhan(self) -> bool:
+        return self.mode == XUEZHAN
+
+
+_MINIMUM = {"min_fan": 0}
+_CHOICES = {"wild", "mode"}  # the string options, checked here; the rest by engine.core.options
+
+
+def make_options(overrides: Mapping[str, Any] | None = None) -> Options:
+    """Options with `overrides` applied; a bad key or value raises ValueError naming it."""
+    given = dict(overrides or {})
+    chosen = {key: given.pop(key) for key in _CHOICES if key in given}
+    if "mode" in chosen and chosen["mode"] not in (CLASSIC, XUEZHAN):
+        raise ValueError(f"jj option 'mode' must be {CLASSIC!r} or {XUEZHAN!r}, not {chosen['mode']!r}")
+    if "wild" in chosen:
+        _check_wild(chosen["wild"])
+    return dataclasses.replace(core_options.make_options(Options, given, "jj", _MINIMUM), **chosen)
+
+
+def _check_wild(val: Any) -> None:
+    if val in ("indicator", "none"):
+        return
+    if isinstance(val, str) and val.startswith("fixed:"):
+        try:
+            t = parse_tile(val[6:])
+        except TileNotationError:
+            pass
+        else:
+            if t < 34:
+                return
+    raise ValueError(f"jj option 'wild' must be 'indicator', 'none' or 'fixed:<tile>' such as 'fixed:C', not {val!r}")
