@@ -46,20 +46,20 @@ def make_options(cls: type[Opts], overrides: Mapping[str, Any] | None, game: str
     for key, given in (overrides or {}).items():
         spec = fields.get(key)
         if spec is None:
-            raise ValueError(f"unknown {game} option {_shown(key)}; known: {', '.join(fields)}")
+            raise ValueError(f"unknown {game} option {shown(key)}; known: {', '.join(fields)}")
         if spec.type in ("bool", bool):
             if not isinstance(given, bool):
-                raise ValueError(f"{game} option {key!r} must be true or false, not {_shown(given)}")
+                raise ValueError(f"{game} option {key!r} must be true or false, not {shown(given)}")
             continue
         bounds = spec.metadata.get(RANGE)
         if bounds is None:
             raise TypeError(f"{game} option {key!r} declares no range: use ranged(default, low, high)")
         if isinstance(given, bool) or not isinstance(given, int) or not bounds.low <= given <= bounds.high:
-            raise ValueError(f"{game} option {key!r} must be an integer in {bounds}, not {_shown(given)}")
+            raise ValueError(f"{game} option {key!r} must be an integer in {bounds}, not {shown(given)}")
     return cls(**(overrides or {}))
 
 
-def _shown(value: Any) -> str:
+def shown(value: Any) -> str:
     """A value for an error message, cut short (a client may send a 1 MiB string)."""
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
