@@ -4,7 +4,7 @@ empty and malformed fields, real and made-up table ids, and every kind of token 
 them to a real `qipai serve` on Postgres and Redis. No answer may be INTERNAL or UNKNOWN, no
 unary call may outlive its deadline, and the server must be healthy and working afterwards.
 
-`QIPAI_FUZZ_EXAMPLES` (default 60) is the number of requests per RPC.
+`QIPAI_FUZZ_EXAMPLES` (default 200) is the number of requests per RPC.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from tests.e2e.conftest import server_starter
 pytestmark = pytest.mark.e2e
 
 SECRET = "e2e-secret"
-EXAMPLES = int(os.environ.get("QIPAI_FUZZ_EXAMPLES", "60"))
+EXAMPLES = int(os.environ.get("QIPAI_FUZZ_EXAMPLES", "200"))
 UNARY_DEADLINE_S = 10.0  # a unary answer later than this is a hang
 STREAM_WINDOW_S = 1.0  # a stream is read this long, then cancelled (Watch never ends by itself)
 BAD = (grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN)
