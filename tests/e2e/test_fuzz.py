@@ -34,6 +34,7 @@ import qipai.v1
 from clients.client import Player, channel, seat_players
 from engine import rulesets
 from services import auth
+from tests.conftest import drop_keys, drop_schema
 from tests.e2e.conftest import server_starter
 
 pytestmark = pytest.mark.e2e
@@ -248,8 +249,8 @@ def fuzz_server(tmp_path_factory: pytest.TempPathFactory, postgres_url: str, red
             assert "rpc_failed" not in server.log(), ("the server logged an internal error:\n"
                                                       + server.log()[-4000:])
     finally:
-        _drop_schema(postgres_url, schema)
-        _drop_keys(redis_url, schema)
+        drop_schema(postgres_url, schema)
+        drop_keys(redis_url, f"{schema}:")
 
 
 @pytest.fixture
@@ -272,26 +273,6 @@ async def _populate(address: str) -> World:
     forged = auth.issue("not-the-key", "operator", auth.ADMIN)[0]
     return World(tables=[playing, waiting],  # the first four tokens are valid
                  tokens=[admin, players[0].token, players[2].token, stranger.token, None, expired, forged])
-
-
-def _drop_schema(postgres_url: str, schema: str) -> None:
-    import psycopg
-    from psycopg import sql
-
-    with psycopg.connect(postgres_url, autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
-
-
-def _drop_keys(redis_url: str, namespace: str) -> None:
-    import redis
-
-    client = redis.Redis.from_url(redis_url)
-    try:
-        keys = list(client.scan_iter(match=f"{namespace}:*", count=500))
-        if keys:
-            client.delete(*keys)
-    finally:
-        client.close()
 
 
 # -- the fuzzing ------------------------------------------------------------------------------
