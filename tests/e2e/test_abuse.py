@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import stat
 import subprocess
 
@@ -76,7 +77,8 @@ def test_without_a_key_the_server_generates_one_kept_private_under_var_and_signs
 @pytest.mark.parametrize(("ruleset", "options", "named"), [
     ("koudian", {"base_score": 1e300}, "'base_score' must be an integer in 1..1000"),
     ("koudian", {"turn_timeout_ms": 1e300}, "'turn_timeout_ms' must be an integer in 100..600000"),
-    ("koudian", {"turn_timeout_ms": 1, "rounds_per_match": 1e9}, "'turn_timeout_ms'"),
+    # Either option may be named first: a Struct's fields have no order.
+    ("koudian", {"turn_timeout_ms": 1, "rounds_per_match": 1e9}, "'(turn_timeout_ms|rounds_per_match)'"),
     ("koudian", {"turn_timeout_ms": 1000, "rounds_per_match": 1e9}, "'rounds_per_match' must be an integer in 1..64"),
     ("daqi", {"base": -5}, "'base' must be an integer in 1..1000"),
     ("daqi", {"play_timeout_ms": 2.5}, "'play_timeout_ms'"),
@@ -89,7 +91,7 @@ async def test_an_option_outside_its_range_is_invalid_argument_naming_it_and_its
         with pytest.raises(grpc.aio.AioRpcError) as err:
             await ann.create_table(ruleset, options)
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert named in err.value.details()
+    assert re.search(named, err.value.details())
 
 
 # -- limits per address and per player --------------------------------------------------------
