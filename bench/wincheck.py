@@ -1,5 +1,7 @@
 """Win checks per second: engine.mahjong.hand.is_win with 0..4 wilds against the PyPI `mahjong`
-library's `Agari.is_agari` on the same wild-free hands, in the same run.
+library's `Agari.is_agari` on the same wild-free hands, in the same run; and wuhan's hard/soft
+reading (engine.wuhan.shapes.readings: 硬胡 and 软胡, the 2-5-8 pair, 碰碰胡, 清一色, 将一色,
+风一色) with 0..4 赖子, which no library offers to compare with.
 
 Hands are 14 tiles as 34 counts, made before timing from a seeded RNG: half built as wins (four
 random sets and a pair), half dealt at random from the 136 tiles. A hand with w wilds is the same
@@ -24,6 +26,7 @@ from bench._report import table, write  # noqa: E402
 from engine.mahjong import suit_table  # noqa: E402
 from engine.mahjong.hand import is_win, seven_pairs  # noqa: E402
 from engine.mahjong.tiles import FULL_SET  # noqa: E402
+from engine.wuhan.shapes import readings  # noqa: E402
 
 _SETS = [(t, t, t) for t in range(34)] + [(t, t + 1, t + 2) for t in range(27) if t % 9 <= 6]
 
@@ -47,6 +50,18 @@ def as_counts(tiles: list[int], wilds: int) -> list[int]:
     for t in tiles[wilds:]:  # the first `wilds` tiles become wilds
         c[t] += 1
     return c
+
+
+def with_laizi(tiles: list[int], laizi_held: int) -> tuple[list[int], int]:
+    """(counts, 赖子 kind) of the hand with its first `laizi_held` tiles turned into the 赖子, a
+    kind the rest of the hand does not hold (so that it holds exactly that many)."""
+    rest = tiles[laizi_held:]
+    laizi = next(k for k in range(34) if k not in rest)
+    c = [0] * 34
+    for t in rest:
+        c[t] += 1
+    c[laizi] = laizi_held
+    return c, laizi
 
 
 def _pass_seconds(check, hands: list[list[int]], wilds: int) -> float:
@@ -76,6 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     n, repeats = (4_000, 2) if args.quick else (args.hands, args.repeats)
 
     start = time.perf_counter()
+    suit_table.sets_costs.cache_clear()
     suit_table.build(9, runs=True)
     build_s = time.perf_counter() - start
 
@@ -89,20 +105,31 @@ def main(argv: list[str] | None = None) -> int:
     disagree = sum(1 for c in plain if is_win(c) != ref(c) and not seven_pairs(c))
     wins = {w: sum(is_win(c, w) for c in by_wilds[w]) for w in range(5)}
 
+    # wuhan: the hand's 赖子 kind travels with its counts; `wilds` is unused by the check.
+    wuhan = {w: [with_laizi(t, w) for t in hands] for w in range(5)}
+    wuhan_wins = {w: sum(bool(readings(c, laizi)) for c, laizi in wuhan[w]) for w in range(5)}
+
     checks = {w: (is_win, by_wilds[w], w) for w in range(5)}
     checks["ref"] = (lambda c, _wilds: ref(c), plain, 0)
+    for w in range(5):
+        checks[f"wuhan{w}"] = (lambda hand, _wilds: readings(*hand), wuhan[w], w)
     measured = best_rates(checks, repeats)
     rates = {w: measured[w] for w in range(5)}
+    wuhan_rates = {w: measured[f"wuhan{w}"] for w in range(5)}
     ref_rate = measured["ref"]
     ratio = rates[0] / ref_rate
 
     rows = [[f"is_win, {w} wild{'s' if w != 1 else ''}", n, wins[w] / n, rates[w], 1e6 / rates[w]] for w in range(5)]
     rows.append(["mahjong Agari.is_agari", n, sum(map(ref, plain)) / n, ref_rate, 1e6 / ref_rate])
+    rows += [[f"wuhan hard/soft reading, {w} 赖子", n, wuhan_wins[w] / n, wuhan_rates[w], 1e6 / wuhan_rates[w]]
+             for w in range(5)]
     print(table(["check", "hands", "win share", "checks/s", "µs/check"], rows))
     print(f"ratio vs mahjong lib (0 wilds): {ratio:.2f} (goal >= 1.5); 4 wilds: {rates[4]:,.0f}/s (goal >= 100,000)")
+    print(f"wuhan hard/soft reading with 4 赖子: {wuhan_rates[4]:,.0f}/s (goal >= 100,000)")
     print(f"number-suit table build: {build_s:.2f} s; disagreements with Agari outside seven pairs: {disagree}")
 
     figures: dict[str, float | int] = {f"checks_per_s_{w}wild": round(rates[w]) for w in range(5)}
+    figures.update({f"wuhan_checks_per_s_{w}laizi": round(wuhan_rates[w]) for w in range(5)})
     figures.update(
         ref_checks_per_s=round(ref_rate),
         ratio_vs_mahjong_lib=round(ratio, 2),

@@ -72,6 +72,7 @@ def timeline(records: list[admin_pb2.ReplayStep], show_hands: bool = True) -> li
         if result is not None and rs.status(state.game) is not Status.IN_HAND and step.type.endswith("HandEnded"):
             lines.append(f"        settlement: {result.outcome}, {result.points} points, "
                          f"scores {' '.join(f'{d:+d}' for d in result.deltas)}")
+            lines.extend(f"          {line}" for line in result.explanation)
     return lines
 
 

@@ -50,7 +50,9 @@ def show(reply: Any, rs: Any, view: Any) -> None:
     shown = 0
     for name in view.__dataclass_fields__:
         value = getattr(view, name)
-        if name in ("hand", "options", "seat") or value in (None, (), "", 0) or shown >= FIELDS_SHOWN:
+        # A tile or card may equal 0 as a number (1m is tile 0): only a plain 0 is "nothing".
+        empty = value is None or value in ((), "") or (type(value) is int and value == 0)
+        if name in ("hand", "options", "seat") or empty or shown >= FIELDS_SHOWN:
             continue
         text = " ".join(map(str, value)) if isinstance(value, tuple) else str(value)
         print(f"  {name}: {text[:100]}")

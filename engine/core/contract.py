@@ -56,12 +56,14 @@ class HandResult:
 
     `outcome` is a short stable label ("self_draw", "discard_win", "draw", "dealer_side_wins"...),
     `points` the hand's game points (a mahjong win's 点, daqi's 抓分方 points), `deltas` the score
-    each seat gained or lost (sums to zero).
+    each seat gained or lost (sums to zero). `explanation` is lines a person reads that show how
+    the deltas were reached (wuhan: each loser's amount as a formula); replay prints them.
     """
 
     outcome: str
     points: int
     deltas: tuple[int, ...]
+    explanation: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from engine.core import errors
 from engine.core.contract import HandResult, StartHand
 from engine.core.errors import RuleViolation
 from engine.core.log import Log
-from engine.core.shuffle import commitment, derived_rng, seeded_shuffle
+from engine.core.shuffle import derived_rng
 from engine.koudian import claiming, kongs, scoring, winning
 from engine.koudian.commands import Command, FixedDeal
 from engine.koudian.events import (
@@ -50,7 +50,7 @@ from engine.koudian.state import (
     Table,
     Turn,
 )
-from engine.mahjong import claims
+from engine.mahjong import claims, dealing
 from engine.mahjong.actions import (
     ClaimAnswered,
     DeclareReady,
@@ -65,8 +65,8 @@ from engine.mahjong.actions import (
     Win,
 )
 from engine.mahjong.seat import SeatTiles
-from engine.mahjong.tiles import FULL_SET, Tile, face_value, from_counts
-from engine.mahjong.wall import Wall, deal, dealt_count, roll_dice, roll_for_dealer
+from engine.mahjong.tiles import Tile, face_value, from_counts
+from engine.mahjong.wall import Wall, dealt_count
 
 # ---------------------------------------------------------------------------------------- evolve
 
@@ -243,31 +243,21 @@ def _deal(state: State, cmd: StartHand | FixedDeal) -> list[Event]:
         raise RuleViolation(errors.NO_TABLE, "This table has not been created yet.")
     log = _Log(state)
     table = state.table
-    dealer = table.dealer
     if isinstance(cmd, FixedDeal):
-        if dealer is None:
-            dealer = cmd.dealer
-            log.add(DealerChosen((), dealer))
-        elif dealer != cmd.dealer:
-            raise RuleViolation("wrong_dealer", f"Seat {table.dealer} deals this hand, not seat {cmd.dealer}.")
-        if sorted(cmd.order) != sorted(FULL_SET):
-            raise RuleViolation(errors.BAD_DEAL, "A fixed deal must stack all 136 tiles exactly once.")
-        order, seed, dice = tuple(cmd.order), None, None
+        dealt = dealing.fixed(table.dealer, SEATS, cmd.dealer, cmd.order, cmd.salt)
     else:
-        if dealer is None:
-            rolls, dealer = roll_for_dealer(derived_rng(cmd.seed, "dealer"), SEATS)
-            log.add(DealerChosen(rolls, dealer))
-        order, seed = seeded_shuffle(FULL_SET, cmd.seed), cmd.seed
-        dice = roll_dice(cmd.seed, dealer, SEATS)
+        dealt = dealing.shuffled(table.dealer, SEATS, cmd.seed, cmd.salt)
+    if dealt.rolls is not None:
+        log.add(DealerChosen(dealt.rolls, dealt.dealer))
     log.add(
         HandStarted(
             number=table.hands_played + 1,
-            dealer=dealer,
-            commitment=commitment([str(t) for t in order], cmd.salt),
-            dealt=deal(order, dealer, SEATS),
-            dice=dice,
-            order=order,
-            seed=seed,
+            dealer=dealt.dealer,
+            commitment=dealt.commitment,
+            dealt=dealt.hands,
+            dice=dealt.dice,
+            order=dealt.order,
+            seed=dealt.seed,
             salt=cmd.salt,
         )
     )

@@ -68,7 +68,7 @@ def _best_discard(c: list[int], melds: int, discards: list[Any], rng: random.Ran
     can beat the 14-tile hand's own shanten, so trying tiles from the least connected up and taking
     the first that reaches it gives that minimum after only a few shanten calls."""
     floor = shanten(c, 0, melds)
-    ranked = sorted(discards, key=lambda a: (_keep_value(c, a.tile), rng.random()))
+    ranked = sorted(discards, key=lambda a: (keep_value(c, a.tile), rng.random()))
     scored = []
     for a in ranked:
         s = _shanten_without(c, a.tile, melds)
@@ -101,7 +101,7 @@ def _kong_keeps(c: list[int], t: int, melds: int, best_discard: int) -> bool:
     return shanten(after, 0, melds + concealed) <= _shanten_without(c, best_discard, melds)
 
 
-def _keep_value(c: list[int], t: int) -> int:
+def keep_value(c: list[int], t: int) -> int:
     """How much a tile works with its neighbours: copies held and suit tiles within two steps."""
     value = 3 * (c[t] - 1)
     if t < 27:

@@ -30,7 +30,9 @@ class ClaimWindow:
     """The open question "does anyone want this tile?".
 
     `options` pairs each eligible seat with the claims it may make; `answers` pairs each seat that
-    answered with its claim (or PASS), in the order the answers came.
+    answered with its claim (or PASS), in the order the answers came. Equal claims go to the
+    seat first in turn order after the source, or from `order_from` when set (wuhan's 截胡
+    counts from the dealer).
     """
 
     tile: Tile
@@ -38,6 +40,7 @@ class ClaimWindow:
     seats: int
     options: tuple[tuple[int, tuple[str, ...]], ...]
     answers: tuple[tuple[int, str], ...] = ()
+    order_from: int | None = None
 
     def options_of(self, seat: int) -> tuple[str, ...]:
         """The claims `seat` may still make (empty once it answered or if it is not eligible)."""
@@ -58,7 +61,7 @@ class ClaimWindow:
         return replace(self, answers=(*self.answers, (seat, claim)))
 
     def _distance(self, seat: int) -> int:
-        return (seat - self.source) % self.seats
+        return (seat - (self.source if self.order_from is None else self.order_from)) % self.seats
 
     def _rank(self, seat: int, claim: str, priority: Mapping[str, int]) -> tuple[int, int]:
         # Higher is better: claim priority first, then nearness in turn order after the source.

@@ -9,7 +9,7 @@ and what the locked hand waits on.
 from __future__ import annotations
 
 from engine.core.messages import value
-from engine.mahjong.melds import KONG_ADDED, KONG_CONCEALED, KONG_EXPOSED, PONG, Meld
+from engine.mahjong.melds import CHOW, KONG_ADDED, KONG_CONCEALED, KONG_EXPOSED, PONG, Meld
 from engine.mahjong.tiles import Tile, counts
 
 
@@ -77,6 +77,23 @@ class SeatTiles:
 
     def ponged(self, t: Tile, source: int) -> SeatTiles:
         return self._with(t, -2, melds=(*self.melds, Meld(PONG, t, source)))
+
+    def chowed(self, low: Tile, claimed: Tile, source: int) -> SeatTiles:
+        """Claimed `claimed` into the run starting at `low`: the run's two other tiles leave the hand."""
+        c = list(self.concealed)
+        for t in (low, low + 1, low + 2):
+            if t != claimed:
+                c[t] -= 1
+        return SeatTiles(tuple(c), (*self.melds, Meld(CHOW, low, source)), self.river, self.ready_at, self.waits)
+
+    def laid_out(self, t: Tile) -> SeatTiles:
+        """Took `t` out of the hand onto the table by itself (a wild or a flower laid out)."""
+        return self._with(t, -1)
+
+    def unkonged(self, t: Tile) -> SeatTiles:
+        """The added kong of `t` taken back into a pong, its fourth tile leaving (a robbed kong)."""
+        melds = tuple(Meld(PONG, m.tile, m.source) if m.kind == KONG_ADDED and m.tile == t else m for m in self.melds)
+        return SeatTiles(self.concealed, melds, self.river, self.ready_at, self.waits)
 
     def konged(self, t: Tile, kind: str, source: int | None) -> SeatTiles:
         """A kong of `t`: an added kong turns the pong of `t` into a kong; the others take three

@@ -14,6 +14,9 @@ lookup costs one C-level conversion and one dict probe. A cost pair is packed in
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import cache
+
 MAX_WILDS = 4
 UNREACHABLE = MAX_WILDS + 1
 _SIDE = UNREACHABLE + 1
@@ -33,8 +36,11 @@ def unpack(code: int) -> tuple[int, int]:
     return divmod(code, _SIDE)
 
 
-def _units(kinds: int, runs: bool) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """(set units, pair units) as (counts as an int, wilds they need)."""
+def _units(
+    kinds: int, runs: bool, pair_at: Sequence[int] | None = None
+) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """(set units, pair units) as (counts as an int, wilds they need). `pair_at` limits which
+    kinds a pair of natural tiles may be (None: any); a pair of two wilds is always allowed."""
 
     def at(*offsets: int) -> int:
         return sum(_BASE**i for i in offsets)
@@ -43,7 +49,8 @@ def _units(kinds: int, runs: bool) -> tuple[list[tuple[int, int]], list[tuple[in
     pairs: list[tuple[int, int]] = [(0, 2)]
     for i in range(kinds):
         sets += [(3 * at(i), 0), (2 * at(i), 1), (at(i), 2)]
-        pairs += [(2 * at(i), 0), (at(i), 1)]
+        if pair_at is None or i in pair_at:
+            pairs += [(2 * at(i), 0), (at(i), 1)]
         if runs and i + 1 < kinds:
             sets.append((at(i, i + 1), 1))
         if runs and i + 2 < kinds:
@@ -78,14 +85,26 @@ def _merge_min(into: dict[int, int], more: dict[int, int]) -> None:
             into[v] = c
 
 
-def build(kinds: int, runs: bool) -> dict[bytes, int]:
-    """`bytes(counts)` -> code for every count vector of one suit that four wilds can complete."""
-    set_units, pair_units = _units(kinds, runs)
+@cache
+def sets_costs(kinds: int, runs: bool) -> dict[int, int]:
+    """Fewest wilds that complete each count vector (as a base-256 int) into sets only; cached,
+    since every variant of a suit's table starts from it (`sets_costs.cache_clear()` to rebuild)."""
+    set_units, _ = _units(kinds, runs)
     sets_only = {0: 0}
     frontier = sets_only
     for _ in range(4):  # no hand holds more than four sets
         frontier = _extend(frontier, set_units, kinds)
         _merge_min(sets_only, frontier)
+    return sets_only
+
+
+def build(kinds: int, runs: bool, pair_at: Sequence[int] | None = None) -> dict[bytes, int]:
+    """`bytes(counts)` -> code for every count vector of one suit that four wilds can complete.
+
+    `pair_at` restricts the pair to those kinds of the suit (wuhan's 二五八将: positions 1, 4, 7);
+    the sets-only part is shared between the variants of one suit, so a variant costs little."""
+    _, pair_units = _units(kinds, runs, pair_at)
+    sets_only = sets_costs(kinds, runs)
     with_pair = _extend(sets_only, pair_units, kinds)
     return {
         v.to_bytes(kinds, "little"): pack(sets_only.get(v, UNREACHABLE), with_pair.get(v, UNREACHABLE))

@@ -70,9 +70,16 @@ class TableService:
 
     async def execute(self, table_id: str, cmd: Any, *, command_id: str | None, actor: str,
                       expected_version: int | None = None) -> Outcome:
-        """Decide `cmd` on the table and store its events (see pipeline.py)."""
-        return await self.pipeline.execute(table_id, cmd, command_id=command_id, actor=actor,
-                                           expected_version=expected_version)
+        """Decide `cmd` on the table and store its events (see pipeline.py).
+
+        A caller that goes away (a cancelled RPC, a reload) does not cut the command short: once
+        its events may be stored they must also be published and its deadline armed, or every
+        watcher would be left with a gap.
+        """
+        run = asyncio.ensure_future(self.pipeline.execute(
+            table_id, cmd, command_id=command_id, actor=actor, expected_version=expected_version))
+        run.add_done_callback(_retrieve)
+        return await asyncio.shield(run)
 
     def delay_ms(self, table: Table) -> int | None:
         """How long after its last event the table's pending decision times out (None: none)."""
@@ -138,3 +145,9 @@ class TableService:
                       last: int | None = None) -> list[RecordedEvent]:
         await self.repository.load(table_id, must_exist=True)
         return await self.repository.events(table_id, first, last)
+
+
+def _retrieve(run: asyncio.Future[Any]) -> None:
+    """Mark an abandoned command's failure as seen; its caller, gone, cannot take it."""
+    if not run.cancelled():
+        run.exception()

@@ -23,8 +23,9 @@ pytestmark = pytest.mark.e2e
 SECRET = "e2e-secret"
 FAST = {"koudian": {"turn_timeout_ms": 60_000, "claim_timeout_ms": 60_000},
         "daqi": {"deal_interval_ms": 0, "bid_window_ms": 0},
+        "wuhan": {"turn_timeout_ms": 60_000, "claim_timeout_ms": 60_000},
         "jj": {"turn_timeout_ms": 60_000, "claim_timeout_ms": 60_000}}
-SEATS = {"koudian": 4, "daqi": 5, "jj": 4}
+SEATS = {"koudian": 4, "daqi": 5, "wuhan": 4, "jj": 4}
 
 
 @pytest.fixture
@@ -51,7 +52,7 @@ async def verify(chan, table_id: str) -> admin_pb2.VerifyResponse:
 async def test_bots_play_20_tables_of_each_ruleset_at_once_and_every_table_verifies(server):
     async with channel(server.address) as chan:
         tables = []
-        for ruleset in ("koudian", "daqi", "jj"):
+        for ruleset in ("koudian", "daqi", "wuhan", "jj"):
             for _ in range(20):
                 tables.append(await new_table(chan, ruleset))
         await asyncio.wait_for(asyncio.gather(*(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -57,6 +58,26 @@ def test_replay_prints_who_did_what_the_hands_and_the_settlement(played_table):
     assert "seat 0 (" in out.stdout and "settlement:" in out.stdout
     first_three = run(["replay", table_id, "--to", "3", "--no-hands"], server.env)
     assert len([line for line in first_three.stdout.splitlines() if line.startswith("#")]) == 3
+
+
+def test_replay_prints_a_wuhan_score_as_a_formula_per_loser(start_server):
+    server = start_server()
+    table_id = play_table(server, "wuhan")
+    out = run(["replay", table_id], server.env)
+    assert out.returncode == 0, out.stderr
+    assert "wuhan.IndicatorTurned" in out.stdout and "wuhan.HandEnded" in out.stdout
+    if "settlement: draw" not in out.stdout:  # a won hand: each loser's amount as arithmetic
+        assert "winner's multiplier" in out.stdout
+        assert len(re.findall(r"seat \d pays \d+ ×.* = \d+", out.stdout)) == 3
+    assert run(["verify", table_id], server.env).returncode == 0
+
+
+def test_play_wuhan_in_the_terminal(start_server):
+    server = start_server()
+    out = run(["play", "--ruleset", "wuhan"], server.env, stdin="chow 0x\n1\nquit\n", timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "your hand:" in out.stdout and "[1]" in out.stdout and "indicator" in out.stdout
+    assert "bad tile '0x'" in out.stdout
 
 
 def test_replay_of_a_jj_win_lists_every_fan_with_its_value(start_server):

@@ -3,6 +3,8 @@ equal claims the seat first in turn order after the discarder takes the tile (he
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine.mahjong.claims import CHOW, KONG, PASS, PONG, WIN, ClaimWindow
 from engine.mahjong.tiles import parse_tile
 
@@ -60,3 +62,11 @@ def test_when_everyone_passes_nobody_takes_the_tile():
     assert not w.decided()
     w = w.answered(1, PASS)
     assert w.decided() and w.winners() == ()
+
+
+def test_equal_claims_can_be_ordered_from_another_seat_than_the_source():
+    # Wuhan's 截胡 counts from the dealer (seat 0): seat 0 beats seat 2 on seat 1's discard.
+    w = replace(window(source=1, s2=(WIN,), s0=(WIN,)), order_from=0).answered(2, WIN)
+    assert not w.decided() and w.pending() == (0,)
+    w = w.answered(0, WIN)
+    assert w.decided() and w.winners() == ((0, WIN),)

@@ -11,7 +11,7 @@ from engine.driver import apply, fold
 from engine.selfplay import hand_secrets
 from protocol import wire
 
-RULESETS = ["koudian", "daqi", "jj"]
+RULESETS = ["koudian", "daqi", "wuhan", "jj"]
 
 
 def _commands_of(family: str) -> list[type]:

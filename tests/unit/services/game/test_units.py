@@ -176,6 +176,31 @@ async def test_a_watcher_on_the_writing_node_gets_history_then_each_command(node
     await stream.aclose()
 
 
+async def test_a_command_whose_caller_went_away_mid_append_still_reaches_its_watchers(node):
+    created = await node.create("daqi", {}, "ann")
+    table_id = created.table.table_id
+    stream = node.watch(table_id, 0, 0)
+    await anext(stream)
+    entered, release = asyncio.Event(), asyncio.Event()
+    append = node.repository.append
+
+    async def slow_append(*args, **kwargs):
+        entered.set()
+        await release.wait()
+        return await append(*args, **kwargs)
+
+    node.repository.append = slow_append  # type: ignore[method-assign]
+    call = asyncio.create_task(node.execute(table_id, Sit("bob"), command_id="bob:1", actor="bob"))
+    await entered.wait()
+    call.cancel()  # the client dropped the RPC while the append was in flight
+    release.set()
+    with pytest.raises(asyncio.CancelledError):
+        await call
+    live = await asyncio.wait_for(anext(stream), 5)
+    assert live.version == created.version + 1 and live.actor == "bob"
+    await stream.aclose()
+
+
 async def test_a_watcher_on_another_node_follows_the_fan_out(node, store, live, clock):
     created = await node.create("daqi", {}, "ann")
     table_id = created.table.table_id

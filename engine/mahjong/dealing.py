@@ -1,0 +1,60 @@
+"""How a mahjong hand is dealt: who deals, the deck order (a seeded shuffle or a scenario's
+stacked deck), the dice that break the wall, the public commitment and each seat's tiles.
+
+Every mahjong ruleset deals the same way and records it in its own events (`DealerChosen` when
+the match's first dealer is chosen, then `HandStarted`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.core import errors
+from engine.core.errors import RuleViolation
+from engine.core.shuffle import commitment, derived_rng, seeded_shuffle
+from engine.mahjong.tiles import FULL_SET, Tile
+from engine.mahjong.wall import Dice, deal, roll_dice, roll_for_dealer
+
+Rolls = tuple[tuple[tuple[int, int], ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """A dealt hand. `rolls` is set when this deal chose the match's first dealer (each round of
+    dice; none for a fixed deal), None when the table already had a dealer."""
+
+    dealer: int
+    order: tuple[Tile, ...]
+    commitment: str
+    hands: tuple[tuple[Tile, ...], ...]
+    rolls: Rolls | None = None
+    seed: bytes | None = None
+    dice: Dice | None = None
+
+
+def shuffled(dealer: int | None, seats: int, seed: bytes, salt: bytes) -> Dealt:
+    """A hand from the seeded shuffle; with no dealer yet, the dice choose one."""
+    rolls = None
+    if dealer is None:
+        rolls, dealer = roll_for_dealer(derived_rng(seed, "dealer"), seats)
+    order = seeded_shuffle(FULL_SET, seed)
+    return Dealt(dealer, order, _commit(order, salt), deal(order, dealer, seats), rolls, seed, roll_dice(seed, dealer, seats))
+
+
+def fixed(dealer: int | None, seats: int, asked: int, order: Sequence[Tile], salt: bytes) -> Dealt:
+    """A scenario's stacked deck dealt by seat `asked` (who becomes the first dealer of a fresh
+    table); RuleViolation when another seat deals this hand or the deck is not the full set."""
+    rolls: Rolls | None = None
+    if dealer is None:
+        dealer, rolls = asked, ()
+    elif dealer != asked:
+        raise RuleViolation("wrong_dealer", f"Seat {dealer} deals this hand, not seat {asked}.")
+    if sorted(order) != sorted(FULL_SET):
+        raise RuleViolation(errors.BAD_DEAL, "A fixed deal must stack all 136 tiles exactly once.")
+    stacked = tuple(order)
+    return Dealt(dealer, stacked, _commit(stacked, salt), deal(stacked, dealer, seats), rolls)
+
+
+def _commit(order: tuple[Tile, ...], salt: bytes) -> str:
+    return commitment([str(t) for t in order], salt)

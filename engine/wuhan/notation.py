@@ -1,0 +1,102 @@
+"""Commands and deals in their human form (scenario files, the terminal client).
+
+A command: `{"seat": 0, "action": "discard", "tile": "5m"}`; actions are discard, pong, kong (each
+with a tile), chow (with the run's lowest tile as "low", or "tile"), win and pass. A deal
+(docs/scenarios/wuhan.md): `{"dealer": 0, "hands": ["123m ...", ...], "indicator": "5m",
+"wall": "5p E 9s", "tail": "C", "last_four": "1p 2p 3p 5m"}`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.mahjong.actions import Chow, Discard, Kong, Pass, Pong, Win
+from engine.mahjong.tiles import FULL_SET, Tile, parse_tile, parse_tiles
+from engine.mahjong.wall import stacked
+from engine.wuhan.commands import Command, FixedDeal
+from engine.wuhan.state import LAST_DRAWS, RESERVE, SEATS
+
+_WITH_TILE: dict[str, type[Discard | Pong | Kong]] = {"discard": Discard, "pong": Pong, "kong": Kong}
+_WITHOUT_TILE: dict[str, type[Win | Pass]] = {"win": Win, "pass": Pass}
+
+
+def parse_command(spec: Mapping[str, Any]) -> Command:
+    """A command from its human form; ValueError names the bad part."""
+    seat = spec.get("seat")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
+        raise ValueError(f"'seat' must be 0..{SEATS - 1}, not {seat!r}")
+    action = spec.get("action")
+    if action in _WITHOUT_TILE:
+        _only(spec, action, set())
+        return _WITHOUT_TILE[action](seat)
+    if action in _WITH_TILE:
+        _only(spec, action, {"tile"})
+        return _WITH_TILE[action](seat, _tile(spec, action, "tile"))
+    if action == "chow":
+        key = "low" if "low" in spec else "tile"
+        _only(spec, action, {key})
+        return Chow(seat, _tile(spec, action, key))
+    known = ", ".join([*_WITH_TILE, "chow", *_WITHOUT_TILE])
+    raise ValueError(f"unknown action {action!r}; wuhan actions: {known}")
+
+
+def _only(spec: Mapping[str, Any], action: str, allowed: set[str]) -> None:
+    extra = set(spec) - {"seat", "action"} - allowed
+    if extra:
+        raise ValueError(f"{action!r} takes no {', '.join(sorted(extra))}")
+
+
+def _tile(spec: Mapping[str, Any], action: str, key: str) -> Any:
+    if not isinstance(spec.get(key), str):
+        raise ValueError(f"{action!r} needs a {key!r} such as \"5m\"")
+    return parse_tile(spec[key])
+
+
+def fixed_deal(deal: Mapping[str, Any], salt: bytes) -> FixedDeal:
+    """The command dealing a scenario's deal: each seat's hand (the dealer's 14 tiles), the
+    indicator (the tile turned after the deal), the live wall's next draws in order, the tail's
+    first replacement draws in order; the other tiles stand in sorted order between them."""
+    extra = set(deal) - {"dealer", "hands", "indicator", "wall", "tail", "last_four"}
+    if extra:
+        raise ValueError(f"unknown deal key(s) {sorted(extra)}; allowed: dealer, hands, indicator, wall, tail, last_four")
+    dealer = deal.get("dealer", 0)
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < SEATS:
+        raise ValueError(f"deal 'dealer' must be 0..{SEATS - 1}, not {dealer!r}")
+    hands = deal.get("hands")
+    if not isinstance(hands, list) or len(hands) != SEATS or not all(isinstance(h, str) for h in hands):
+        raise ValueError(f"deal 'hands' must list {SEATS} hands in tile notation")
+    indicator = deal.get("indicator")
+    if not isinstance(indicator, str):
+        raise ValueError("deal 'indicator' must be one tile, such as \"5m\" (the 赖子 is the kind after it)")
+    parsed = [parse_tiles(h) for h in hands]
+    live = (parse_tile(indicator), *parse_tiles(_text(deal, "wall")))
+    tail = parse_tiles(_text(deal, "tail"))
+    last = parse_tiles(_text(deal, "last_four"))
+    if last:
+        tail = _before_the_reserve(parsed, live, tail, last)
+    return FixedDeal(dealer, stacked(parsed, live, tail, dealer, FULL_SET), salt)
+
+
+def _before_the_reserve(hands: list[tuple[Tile, ...]], live: tuple[Tile, ...], tail: tuple[Tile, ...],
+                        last: tuple[Tile, ...]) -> tuple[Tile, ...]:
+    """The tail that puts `last` just before the 10 never-drawn tiles (the tail's own tiles among
+    those 10), so that without a kong they are the last draws, in order."""
+    if len(last) > LAST_DRAWS:
+        raise ValueError(f"deal 'last_four' names at most {LAST_DRAWS} tiles")
+    if len(tail) > RESERVE:
+        raise ValueError(f"with 'last_four', 'tail' names at most {RESERVE} tiles")
+    left = list(FULL_SET)
+    for t in (*(t for h in hands for t in h), *live, *tail, *last):
+        if t not in left:
+            raise ValueError(f"the deal uses more than {FULL_SET.count(t)} of {t}")
+        left.remove(t)
+    fillers = sorted(left)[len(left) - (RESERVE - len(tail)):]
+    return (*tail, *fillers, *reversed(last))
+
+
+def _text(deal: Mapping[str, Any], key: str) -> str:
+    text = deal.get(key, "")
+    if not isinstance(text, str):
+        raise ValueError(f"deal {key!r} must be tiles in notation, such as \"5p E 9s\"")
+    return text

@@ -1,0 +1,217 @@
+"""What must hold in every game: random hands played by bots (greedy and random moves mixed, so
+that hands reach claims, every kind of kong, robbing, the last four draws and wins)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.core.contract import StartHand, Status
+from engine.core.errors import RuleViolation
+from engine.core.messages import decode, encode, to_json
+from engine.driver import apply, bot_command, fold
+from engine.mahjong.actions import Chow, Discard, Kong, Pass, Pong, Win
+from engine.mahjong.bots import random_bot
+from engine.mahjong.melds import KONG_CONCEALED
+from engine.mahjong.tiles import ALL_TILES, TileNotationError, from_counts, parse_tile
+from engine.selfplay import hand_secrets
+from engine.wuhan import RULESET
+from engine.wuhan.bots import greedy_bot
+from engine.wuhan.events import HandEnded, MatchEnded
+from engine.wuhan.state import Playing
+
+HANDS = settings(max_examples=15, deadline=None)
+
+
+def play_hands(seed: int, hands: int = 1) -> tuple[list[Any], list[Any]]:
+    """The events of `hands` bot-played hands and the state after each event (None for the
+    states in the middle of one command's events, which nobody is ever shown)."""
+    rng = random.Random(seed)
+    state = RULESET.initial()
+    log: list[Any] = []
+    states: list[Any] = []
+
+    def apply(cmd: Any) -> None:
+        nonlocal state
+        for ev in RULESET.decide(state, cmd):
+            state = RULESET.evolve(state, ev)
+            log.append(ev)
+            states.append(None)
+        states[-1] = state
+
+    for ev in RULESET.create("p", RULESET.options({"min_win": rng.choice([1, 8, 32])})):
+        state = RULESET.evolve(state, ev)
+        log.append(ev)
+        states.append(state)
+    for _n in range(hands):
+        apply(StartHand(rng.randbytes(8), rng.randbytes(8)))
+        while RULESET.status(state) is Status.IN_HAND:
+            seat = next(iter(RULESET.deadline(state).defaults))
+            legal = RULESET.legal_actions(state, seat)
+            bot = greedy_bot if rng.random() < 0.8 else random_bot
+            cmd = bot(RULESET.view(state, seat), legal, rng)
+            assert cmd in legal
+            apply(cmd)
+    return log, states
+
+
+@HANDS
+@given(st.integers(0, 2**32))
+def test_136_tiles_are_always_on_the_table_and_scores_sum_to_zero(seed):
+    _, states = play_hands(seed)
+    for state in states:
+        if state is not None:
+            assert RULESET.check(state) == []
+
+
+@HANDS
+@given(st.integers(0, 2**32))
+def test_payments_are_zero_sum_and_each_line_is_paid_by_its_loser_or_the_liable_seat(seed):
+    log, states = play_hands(seed, hands=2)
+    ended = [ev for ev in log if isinstance(ev, HandEnded)]
+    assert len(ended) == 2
+    for ev in ended:
+        assert sum(ev.deltas) == 0
+        s = ev.settlement
+        if s is not None:
+            assert s.deltas == ev.deltas and ev.deltas[s.winner] == s.total * RULESET.options().base_score
+            assert all(line.payer in (line.seat, s.liable) for line in s.lines)
+    assert sum(states[-1].table.scores) == 0
+
+
+@HANDS
+@given(st.integers(0, 2**32))
+def test_replaying_the_events_gives_the_live_state_and_events_survive_their_stored_form(seed):
+    log, states = play_hands(seed, hands=2)
+    state = RULESET.initial()
+    for ev in log:
+        state = RULESET.evolve(state, decode(*encode(ev)))
+    assert state == states[-1]
+
+
+def _tiles_in(data: Any) -> Counter:
+    """Every tile named anywhere in JSON-shaped data (a chow's `low` only names its run, whose
+    tiles the meld shows)."""
+    found: Counter = Counter()
+    if isinstance(data, str):
+        try:
+            found[parse_tile(data)] += 1
+        except TileNotationError:
+            pass
+    elif isinstance(data, dict):
+        for k, v in data.items():
+            if k != "low":
+                found += _tiles_in(v)
+    elif isinstance(data, list):
+        for v in data:
+            found += _tiles_in(v)
+    return found
+
+
+def _public(state: Any) -> Counter:
+    """What lies face up for everyone: the indicator and the kinds it names, rivers, laid-out
+    赖子 and skins, melds but concealed kongs."""
+    seen: Counter = Counter()
+    if not isinstance(state, Playing):
+        return seen
+    roles = state.hand.roles
+    seen.update([roles.indicator, roles.laizi, *roles.skins])
+    for s, sh in enumerate(state.hand.seats):
+        seen.update(sh.river)
+        seen.update(state.hand.laid[s])
+        for m in sh.melds:
+            if m.kind != KONG_CONCEALED:
+                seen.update(m.tiles)
+    return seen
+
+
+def _may_know(state: Any, seat: int) -> Counter:
+    """The public tiles and the seat's own: its concealed hand and concealed kongs."""
+    known = _public(state)
+    if isinstance(state, Playing):
+        sh = state.hand.seats[seat]
+        known.update(from_counts(sh.concealed))
+        known.update(t for m in sh.melds if m.kind == KONG_CONCEALED for t in m.tiles)
+    return known
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(0, 2**32))
+def test_no_seat_sees_another_seats_concealed_tiles_the_wall_or_a_concealed_kong(seed):
+    log, rests = play_hands(seed)
+    states, state = [], RULESET.initial()
+    for ev in log:
+        state = RULESET.evolve(state, ev)
+        states.append(state)
+    before: Any = RULESET.initial()
+    for ev, after, rest in zip(log, states, rests, strict=True):
+        for seat in range(4):
+            copy = RULESET.redact(ev, seat)
+            if copy is None or isinstance(ev, HandEnded):  # the hand's end reveals everything
+                continue
+            shown = _tiles_in(to_json(copy))
+            allowed = _may_know(before, seat) | _may_know(after, seat)
+            assert not shown - allowed, f"{type(ev).__name__} shows seat {seat} {shown - allowed}"
+            if rest is not None and isinstance(after, Playing):
+                view = to_json(RULESET.view(after, seat))
+                drawn = view.pop("drawn")  # one of the seat's own tiles, listed twice
+                assert drawn is None or parse_tile(drawn) in RULESET.view(after, seat).hand
+                view.pop("claim_tile")  # the last tile of a river or the kong being added
+                assert not _tiles_in(view) - _may_know(after, seat)
+        spectator = RULESET.redact(ev, None)
+        if spectator is not None and not isinstance(ev, HandEnded):
+            assert not _tiles_in(to_json(spectator)) - (_public(before) | _public(after))
+        before = after
+
+
+def _candidates(seat: int) -> list[Any]:
+    cmds: list[Any] = [Win(seat), Pass(seat)]
+    for t in ALL_TILES:
+        cmds += [Discard(seat, t), Kong(seat, t), Pong(seat, t), Chow(seat, t)]
+    return cmds
+
+
+@settings(max_examples=3, deadline=None)
+@given(st.integers(0, 2**32))
+def test_legal_actions_are_exactly_the_commands_the_rules_accept(seed):
+    _, rests = play_hands(seed)
+    for state in rests[::3]:
+        if state is None or not isinstance(state, Playing):
+            continue
+        for seat in range(4):
+            legal = RULESET.legal_actions(state, seat)
+            assert len(set(legal)) == len(legal)
+            accepted = []
+            for cmd in _candidates(seat):
+                try:
+                    RULESET.decide(state, cmd)
+                except RuleViolation:
+                    continue
+                accepted.append(cmd)
+            assert set(accepted) == set(legal)
+
+
+def test_the_match_ends_when_the_dealership_has_gone_round_rounds_per_match_times():
+    rng = random.Random(4)
+    log = list(RULESET.create("m", RULESET.options({"rounds_per_match": 1})))
+    state = fold(RULESET, log)
+    hand = 0
+    while RULESET.status(state) is not Status.MATCH_OVER:
+        hand += 1
+        state = apply(RULESET, state, StartHand(*hand_secrets(4, hand)), log)
+        while RULESET.status(state) is Status.IN_HAND:
+            state = apply(RULESET, state, bot_command(RULESET, state, 4, greedy_bot, rng), log)
+    ended = [ev for ev in log if isinstance(ev, HandEnded)]
+    assert ended[-1].passes == 4
+    # The dealership passes exactly when someone other than the dealer wins.
+    dealers = [ev.dealer for ev in log if type(ev).__name__ == "HandStarted"]
+    for dealer, ev in zip(dealers, ended, strict=True):
+        assert (ev.next_dealer != dealer) == (ev.winner is not None and ev.winner != dealer)
+    assert isinstance(log[-1], MatchEnded) and log[-1].scores == state.table.scores and sum(state.table.scores) == 0
+    with pytest.raises(RuleViolation):
+        RULESET.decide(state, StartHand(b"s", b"t"))
