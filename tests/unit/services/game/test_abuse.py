@@ -8,6 +8,7 @@ import secrets
 import pytest
 
 from engine.core.contract import Status
+from engine.core.errors import RuleViolation
 from engine.mahjong.actions import Discard
 from engine.table import Act, Ready, Sit, TableClosed
 from services.bootstrap import table_service
@@ -80,7 +81,7 @@ async def test_a_persons_command_puts_the_abandon_time_off(policed, clock):
 async def test_a_closed_table_takes_no_more_players(policed, clock):
     table_id = (await policed.create("koudian", {}, "ann")).table.table_id
     await _run(policed, clock, ABANDON_MS)
-    with pytest.raises(Exception, match="closed"):
+    with pytest.raises(RuleViolation, match="closed"):
         await policed.execute(table_id, Sit("bob"), command_id="bob:sit", actor="bob")
 
 
