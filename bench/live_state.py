@@ -8,8 +8,10 @@
   all those listeners keep busy.
 - claim: N due deadlines over many tables, claimed by 4 concurrent claimers in batches of 100.
 
-Redis comes from QIPAI_BENCH_REDIS_URL (default redis://127.0.0.1:6379/0); a
-unique namespace is used and deleted afterwards.
+Redis comes from QIPAI_BENCH_REDIS_URL (default redis://127.0.0.1:6379/0), a Redis Cluster from
+QIPAI_BENCH_REDIS_CLUSTER_URL (redis+cluster://host:port,...; infra/redis-cluster/start.sh starts
+one; without it the cluster column is left out, and the run says so); a unique namespace is used
+and deleted afterwards.
 """
 
 from __future__ import annotations
@@ -88,8 +90,8 @@ async def bench_fanout(
     ]
     await ready.wait()
     await asyncio.sleep(0.3)  # let the shared readers pick every table up
-    pool = getattr(live, "_pool", None)
-    blocked = len(pool._in_use_connections) if pool is not None else 0  # type: ignore[attr-defined]
+    connection = getattr(live, "_connection", None)  # memory has none
+    blocked = connection.in_use() if connection is not None else 0
 
     interval = tables / rate
 
@@ -154,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rate", type=int, default=1000, help="messages per second, all tables")
     p.add_argument("--deadlines", type=int, default=20_000)
     p.add_argument("--quick", action="store_true", help="a short run")
-    p.add_argument("--backend", choices=["memory", "redis", "both"], default="both")
+    p.add_argument("--backend", choices=["memory", "redis", "cluster", "all"], default="all")
     args = p.parse_args(argv)
     if args.quick:
         args.tables, args.actions, args.fan_tables, args.messages, args.deadlines = (
@@ -165,8 +167,16 @@ def main(argv: list[str] | None = None) -> int:
             2_000,
         )
     redis_url = os.environ.get("QIPAI_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
+    cluster_url = os.environ.get("QIPAI_BENCH_REDIS_CLUSTER_URL")
     backends = {"memory": "memory://", "redis": redis_url}
-    if args.backend != "both":
+    if cluster_url:
+        backends["cluster"] = cluster_url
+    elif args.backend in ("cluster", "all"):
+        print("live_state: no QIPAI_BENCH_REDIS_CLUSTER_URL, so no Redis Cluster column",
+              file=sys.stderr)
+        if args.backend == "cluster":
+            return 2
+    if args.backend != "all":
         backends = {args.backend: backends[args.backend]}
     results = {name: asyncio.run(run(name, url, args)) for name, url in backends.items()}
     keys = list(next(iter(results.values())))

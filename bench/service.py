@@ -7,13 +7,23 @@
 3. Paced: N tables (default 2,000), each seat thinking one second before each decision (about
    one action per table per second, since mostly one seat decides at a time); Act p99 and the
    server process's CPU.
+4. With `--workers N`: the full-speed run again against `qipai serve --service game --workers N`
+   (N game processes sharing one address); total actions/s, server CPU over every worker, and
+   how the tables spread over the workers (`workers_tables_min` / `_max`, by lease holder).
 The server runs as its own process (`qipai serve --service game`); the bots share this one.
+
+CPU per operation does not depend on how much CPU the bots leave the server:
+`server_cpu_ms_per_action` (full speed) and `paced_server_cpu_ms_per_action` are the server
+process's CPU seconds over the measured window ÷ the actions acknowledged in it, in ms;
+`echo_cpu_ms_per_call` is the echo server's the same way; `cpu_per_action_vs_echo_call` and
+`paced_cpu_per_action_vs_echo_call` are how many echo calls' worth of CPU one action costs.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import os
 import random
@@ -25,6 +35,7 @@ import time
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import grpc
 
@@ -50,8 +61,12 @@ def _free_port() -> int:
 
 
 def _cpu_seconds(pid: int) -> float:
+    """CPU seconds of `pid` and of its live child processes (a supervisor's workers)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    kids = [int(c) for c in children.read_text().split()] if children.exists() else []
+    return own + sum(_cpu_seconds(kid) for kid in kids if Path(f"/proc/{kid}").exists())
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -97,6 +112,7 @@ asyncio.run(main())
 
 
 async def echo_run(concurrency: int, seconds: float) -> dict[str, float]:
+    """Echo calls at `concurrency` for `seconds`: calls/s, latency, and the echo server's CPU."""
     port = _free_port()
     proc = subprocess.Popen([sys.executable, "-c", ECHO_SERVER, f"127.0.0.1:{port}"])
     try:
@@ -118,10 +134,11 @@ async def echo_run(concurrency: int, seconds: float) -> dict[str, float]:
                     await call(payload)
                     latencies.append(time.monotonic() - t)
 
-            started = time.monotonic()
+            cpu0, started = _cpu_seconds(proc.pid), time.monotonic()
             await asyncio.gather(*(worker() for _ in range(concurrency)))
-            elapsed = time.monotonic() - started
-        return {"rps": len(latencies) / elapsed, "p50_ms": _pct(latencies, 0.5), "p99_ms": _pct(latencies, 0.99)}
+            elapsed, cpu = time.monotonic() - started, _cpu_seconds(proc.pid) - cpu0
+        return {"rps": len(latencies) / elapsed, "p50_ms": _pct(latencies, 0.5), "p99_ms": _pct(latencies, 0.99),
+                "server_cpu": cpu / elapsed, "cpu_ms_per_op": 1000 * cpu / max(1, len(latencies))}
     finally:
         proc.kill()
         proc.wait()
@@ -131,7 +148,8 @@ async def echo_run(concurrency: int, seconds: float) -> dict[str, float]:
 
 
 async def tables_run(address: str, pid: int, tables: int, seconds: float, pace_s: float,
-                     label: str, rulesets: list[str], profile: str | None = None) -> dict[str, float]:
+                     label: str, rulesets: list[str], profile: str | None = None,
+                     per_connection: int = TABLES_PER_CONNECTION) -> dict[str, Any]:
     """Bots at `tables` tables (of `rulesets` in turn) for `seconds` after a warm-up (every
     table making its first moves at once is a start-up burst, not the steady state); Act
     latencies and the server's CPU over the measured window."""
@@ -140,15 +158,14 @@ async def tables_run(address: str, pid: int, tables: int, seconds: float, pace_s
     errors: list[str] = []
     # A connection per TABLES_PER_CONNECTION tables: players come from many devices, and one
     # HTTP/2 connection carrying every stream of thousands would be a bottleneck of its own.
-    channels = [channel(address, own_connection=True)
-                for _ in range(-(-tables // TABLES_PER_CONNECTION))]
+    channels = [channel(address, own_connection=True) for _ in range(-(-tables // per_connection))]
     async with contextlib.AsyncExitStack() as stack:
         for chan in channels:
             await stack.enter_async_context(chan)
         print(f"{label}: seating {tables} tables ...", file=sys.stderr, flush=True)
         games = []
         for n in range(tables):
-            chan = channels[n // TABLES_PER_CONNECTION]
+            chan = channels[n // per_connection]
             ruleset = rulesets[n % len(rulesets)]
             seats = 4 if ruleset == "koudian" else 5
             players = await asyncio.gather(*(Player.guest(chan, f"b{n}-{i}") for i in range(seats)))
@@ -200,16 +217,20 @@ async def tables_run(address: str, pid: int, tables: int, seconds: float, pace_s
         print(f"  bot error ({errors.count(kind)}x): {kind[:200]}", file=sys.stderr)
     return {"actions_per_s": n_actions / elapsed, "p50_ms": _pct(window, 0.5),
             "p99_ms": _pct(window, 0.99), "server_cpu": cpu, "bots_cpu": bots_cpu, "errors": len(errors),
-            "mean_ms": statistics.fmean(window) * 1000 if window else 0.0}
+            "mean_ms": statistics.fmean(window) * 1000 if window else 0.0,
+            "cpu_ms_per_op": 1000 * cpu / max(n_actions / elapsed, 1e-9),
+            "table_ids": [table_id for table_id, _ in games]}
 
 
 @contextlib.asynccontextmanager
-async def game_node(name: str) -> AsyncIterator[tuple[str, int]]:
-    """A fresh game node (its own schema and key prefix, removed afterwards): its address and pid.
+async def game_node(name: str, workers: int = 1) -> AsyncIterator[tuple[str, int, Any]]:
+    """A fresh game node (its own schema and key prefix, removed afterwards), or `workers` of
+    them under one supervisor: the address, the pid, and the live state they share.
     Each run gets its own, so that one run's abandoned tables (timing out, then played by the
     server) do not load the next."""
     import psycopg
-    import redis as redis_lib
+
+    from services.live import open_live_state
 
     db = os.environ.get("QIPAI_BENCH_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
     redis = os.environ.get("QIPAI_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -219,31 +240,47 @@ async def game_node(name: str) -> AsyncIterator[tuple[str, int]]:
            "QIPAI_DATABASE_URL": f"{db}{'&' if '?' in db else '?'}schema={schema}",
            "QIPAI_REDIS_URL": redis, "QIPAI_LIVE_NAMESPACE": schema, "QIPAI_LOG_LEVEL": "warning",
            "QIPAI_GUEST_LOGINS_PER_MINUTE": "1000000"}  # every bot logs in from this one address
-    server = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--service", "game"],
-                              env=env, cwd=ROOT)
+    server = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--service", "game",
+                               "--workers", str(workers)], env=env, cwd=ROOT)
+    live = open_live_state(redis, namespace=schema)  # a single Redis or a cluster alike
     try:
         await _wait_serving(f"127.0.0.1:{port}")
-        yield f"127.0.0.1:{port}", server.pid
+        while len(await live.live_nodes()) < workers:  # the first to answer made it healthy
+            await asyncio.sleep(0.1)
+        yield f"127.0.0.1:{port}", server.pid, live
     finally:
         server.send_signal(signal.SIGINT)
         server.wait(30)
         with psycopg.connect(db, autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-        client = redis_lib.Redis.from_url(redis)
-        keys = list(client.scan_iter(match=f"{schema}*", count=1000))
-        if keys:
-            client.delete(*keys)
-        client.close()
+        await live.flush_namespace()
+        await live.close()
+
+
+async def _tables_per_node(live: Any, table_ids: list[str]) -> list[int]:
+    """How many of the tables each node holds, most first."""
+    holders = [await live.lease_holder(t) for t in table_ids]
+    counts = collections.Counter(h.node_id for h in holders if h is not None)
+    return sorted(counts.values(), reverse=True)
 
 
 async def main_async(args: argparse.Namespace) -> int:
-    async with game_node("fast") as (address, pid):
+    async with game_node("fast") as (address, pid, _):
         fast = await tables_run(address, pid, args.tables, args.seconds, 0.0, "full speed",
                                 args.rulesets, args.profile)
     echo = await echo_run(args.tables, args.seconds)
-    async with game_node("paced") as (address, pid):
+    async with game_node("paced") as (address, pid, _):
         paced = await tables_run(address, pid, args.paced_tables, args.seconds, 1.0, "paced",
-                                 args.rulesets)
+                                 args.rulesets, _paced_profile(args.profile))
+    spread: list[int] = []
+    if args.workers > 1:
+        async with game_node("workers", args.workers) as (address, pid, live):
+            # Eight connections per worker or more, so the kernel has something to spread.
+            per_connection = max(1, min(TABLES_PER_CONNECTION, args.tables // (8 * args.workers)))
+            many = await tables_run(address, pid, args.tables, args.seconds, 0.0,
+                                    f"full speed, {args.workers} workers", args.rulesets,
+                                    per_connection=per_connection)
+            spread = await _tables_per_node(live, many["table_ids"])
 
     figures = {
         "tables": args.tables, "actions_per_s": round(fast["actions_per_s"], 1),
@@ -254,17 +291,52 @@ async def main_async(args: argparse.Namespace) -> int:
         "paced_tables": args.paced_tables, "paced_actions_per_s": round(paced["actions_per_s"], 1),
         "paced_p99_ms": round(paced["p99_ms"], 2), "paced_server_cpu": round(paced["server_cpu"], 2),
         "paced_bots_cpu": round(paced["bots_cpu"], 2),
+        "server_cpu_ms_per_action": round(fast["cpu_ms_per_op"], 3),
+        "paced_server_cpu_ms_per_action": round(paced["cpu_ms_per_op"], 3),
+        "echo_cpu_ms_per_call": round(echo["cpu_ms_per_op"], 3),
+        "cpu_per_action_vs_echo_call": round(fast["cpu_ms_per_op"] / echo["cpu_ms_per_op"], 2),
+        "paced_cpu_per_action_vs_echo_call": round(paced["cpu_ms_per_op"] / echo["cpu_ms_per_op"], 2),
     }
-    print(table(["run", "tables", "calls/s", "p50 ms", "p99 ms", "server CPU (cores)", "bots CPU"], [
+    rows = [
         ["game, full speed", args.tables, fast["actions_per_s"], fast["p50_ms"], fast["p99_ms"], fast["server_cpu"],
-         fast["bots_cpu"]],
-        ["echo ceiling", args.tables, echo["rps"], echo["p50_ms"], echo["p99_ms"], "-", "-"],
+         fast["cpu_ms_per_op"], fast["bots_cpu"]],
+        ["echo ceiling", args.tables, echo["rps"], echo["p50_ms"], echo["p99_ms"], echo["server_cpu"],
+         echo["cpu_ms_per_op"], "-"],
         ["game, paced 1/s", args.paced_tables, paced["actions_per_s"], paced["p50_ms"], paced["p99_ms"],
-         paced["server_cpu"], paced["bots_cpu"]],
-    ]))
-    print(f"ratio_vs_echo {figures['ratio_vs_echo']}; errors {figures['errors']}")
+         paced["server_cpu"], paced["cpu_ms_per_op"], paced["bots_cpu"]],
+    ]
+    if args.workers > 1:
+        figures |= {
+            "workers": args.workers, "workers_actions_per_s": round(many["actions_per_s"], 1),
+            "workers_speedup": round(many["actions_per_s"] / fast["actions_per_s"], 2),
+            "workers_p99_ms": round(many["p99_ms"], 2), "workers_server_cpu": round(many["server_cpu"], 2),
+            "workers_server_cpu_ms_per_action": round(many["cpu_ms_per_op"], 3),
+            "workers_bots_cpu": round(many["bots_cpu"], 2),
+            "workers_tables_max": spread[0] if spread else 0,
+            "workers_tables_min": spread[-1] if len(spread) == args.workers else 0,
+        }
+        figures["errors"] += many["errors"]
+        rows.append([f"game, full speed, {args.workers} workers", args.tables, many["actions_per_s"],
+                     many["p50_ms"], many["p99_ms"], many["server_cpu"], many["cpu_ms_per_op"],
+                     many["bots_cpu"]])
+    print(table(["run", "tables", "calls/s", "p50 ms", "p99 ms", "server CPU (cores)", "server CPU ms/call",
+                 "bots CPU"], rows))
+    if args.workers > 1:
+        print(f"{args.workers} workers: {figures['workers_speedup']}x the actions/s of one; tables per "
+              f"worker {'/'.join(map(str, spread))}")
+    print(f"ratio_vs_echo {figures['ratio_vs_echo']}; an action costs "
+          f"{figures['cpu_per_action_vs_echo_call']} echo calls' CPU at full speed, "
+          f"{figures['paced_cpu_per_action_vs_echo_call']} paced; errors {figures['errors']}")
     print(f"wrote {write('service', figures)}")
     return 0
+
+
+def _paced_profile(profile: str | None) -> str | None:
+    """Where the paced run's profile goes: beside the full-speed one, `.paced` before its suffix."""
+    if profile is None:
+        return None
+    path = Path(profile)
+    return str(path.with_name(f"{path.stem}.paced{path.suffix}"))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -275,8 +347,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rulesets", type=lambda v: v.split(","), default=["koudian", "daqi"],
                    help="the games the tables play, in turn (default: koudian,daqi)")
     p.add_argument("--quick", action="store_true", help="20 and 100 tables for 5 s")
+    p.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="also run full speed against N game workers (qipai serve --workers N)")
     p.add_argument("--profile", metavar="FILE",
-                   help="record the server at full speed with py-spy (collapsed stacks, for flame graphs)")
+                   help="record the server with py-spy (collapsed stacks, for flame graphs): at full "
+                        "speed into FILE, paced into FILE with .paced before its suffix")
     args = p.parse_args(argv)
     unknown = sorted(set(args.rulesets) - set(FAST))
     if unknown:

@@ -16,6 +16,9 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser("serve", help="run gRPC services (configured by QIPAI_* variables)")
     s.add_argument("--service", choices=[*SERVICES, "all"], default="all",
                    help="which service this process runs (default: all three)")
+    s.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="game only: N game processes sharing QIPAI_GRPC_ADDR, one per core "
+                        "(default 1)")
 
     sc = sub.add_parser("scenario", help="run a scripted hand (fixed deal + actions) and print events")
     sc.add_argument("file", help="scenario JSON file (format: README, 'Scenario files')")
@@ -67,6 +70,14 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"qipai: configuration: {err['msg']}", file=sys.stderr)
             return 2
         services = list(SERVICES) if args.service == "all" else [args.service]
+        if args.workers != 1:
+            if args.service != "game" or args.workers < 1:
+                print("qipai: --workers N (N >= 1) runs game nodes only: use --service game",
+                      file=sys.stderr)
+                return 2
+            from services.workers import supervise
+
+            return supervise(conf, args.workers)
         try:
             import uvloop  # a faster event loop for asyncio, gRPC, psycopg and Redis alike
 

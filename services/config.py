@@ -21,7 +21,10 @@ class Settings(BaseSettings):
         f"sqlite:///{Path('var') / 'qipai.sqlite3'}",
         description="event store: sqlite:///path (embedded default) or postgresql://...",
     )
-    redis_url: str = Field("memory://", description="live state: memory:// (embedded) or redis://...")
+    redis_url: str = Field(
+        "memory://",
+        description="live state: memory:// (embedded), redis://... or redis+cluster://host:port,...",
+    )
     live_namespace: str = Field(
         "qipai", description="prefix of every live-state key, so environments can share one Redis"
     )
@@ -44,13 +47,17 @@ class Settings(BaseSettings):
     advertise_addr: str = Field(
         "", description="host:port other game nodes use to reach this one; QIPAI_GRPC_ADDR if empty"
     )
+    node_addr: str = Field(
+        "", description="host:port this process alone listens on besides QIPAI_GRPC_ADDR, which "
+        "several processes share under `qipai serve --workers` (it sets this); empty: none",
+    )
 
     @property
     def advertised_addr(self) -> str:
         """Where other nodes forward calls for the tables this node serves."""
         if self.advertise_addr:
             return self.advertise_addr
-        host, _, port = self.grpc_addr.rpartition(":")
+        host, _, port = (self.node_addr or self.grpc_addr).rpartition(":")
         return f"{'127.0.0.1' if host in ('0.0.0.0', '[::]', '') else host}:{port}"
 
     @field_validator("database_url")
@@ -63,17 +70,26 @@ class Settings(BaseSettings):
     @field_validator("redis_url")
     @classmethod
     def _redis_scheme(cls, v: str) -> str:
-        if not v.startswith(("memory://", "redis://", "rediss://")):
-            raise ValueError("QIPAI_REDIS_URL must start with memory:// or redis://")
+        if not v.startswith(("memory://", "redis://", "rediss://", "redis+cluster://",
+                              "rediss+cluster://")):
+            raise ValueError(
+                "QIPAI_REDIS_URL must start with memory://, redis:// or redis+cluster://"
+            )
+        if v.startswith(("redis+cluster://", "rediss+cluster://")):
+            from services.live.connection import ClusterURL
+
+            ClusterURL.parse(v)  # a ValueError here names the malformed part
         return v
 
     @field_validator("grpc_addr")
     @classmethod
     def _addr(cls, v: str) -> str:
-        host, sep, port = v.rpartition(":")
-        if not sep or not host or not port.isdigit() or not 0 <= int(port) < 65536:
-            raise ValueError("QIPAI_GRPC_ADDR must be host:port, e.g. 127.0.0.1:50051")
-        return v
+        return _host_port(v, "QIPAI_GRPC_ADDR")
+
+    @field_validator("node_addr")
+    @classmethod
+    def _node_addr(cls, v: str) -> str:
+        return v and _host_port(v, "QIPAI_NODE_ADDR")
 
     @field_validator("log_level")
     @classmethod
@@ -88,6 +104,13 @@ class Settings(BaseSettings):
         if v not in ("json", "console"):
             raise ValueError("QIPAI_LOG_FORMAT must be json or console")
         return v
+
+
+def _host_port(v: str, name: str) -> str:
+    host, sep, port = v.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 <= int(port) < 65536:
+        raise ValueError(f"{name} must be host:port, e.g. 127.0.0.1:50051")
+    return v
 
 
 @functools.cache

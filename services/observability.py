@@ -17,6 +17,18 @@ COMMAND_LATENCY = Histogram(
 )
 APPENDS = Counter("qipai_appends_total", "Event store appends")
 LIVE_TABLES = Gauge("qipai_live_tables", "Tables this node serves")
+LEASES = Counter(
+    "qipai_leases_total",
+    "Table lease operations in Redis: acquire (ok or refused: another node holds it), "
+    "renew (ok or lost), release (ok or lost)",
+    ["op", "outcome"],
+)
+FANOUT_LAG = Histogram(
+    "qipai_fanout_lag_seconds",
+    "From a command's publish to its delivery to this node's watchers through the Redis fan-out "
+    "(across nodes: includes their clock skew)",
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+)
 
 _configured = False
 

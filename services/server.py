@@ -76,6 +76,9 @@ async def start(settings: Settings, services: Sequence[str]) -> Running:
     if port == 0:
         await backends.close()
         raise StartupError(f"cannot listen on {settings.grpc_addr} (address in use?)")
+    if settings.node_addr and not _listen(server, settings.node_addr):
+        await backends.close()
+        raise StartupError(f"cannot listen on {settings.node_addr} (QIPAI_NODE_ADDR; in use?)")
     if "game" in services:
         await backends.tables.rebuild_deadlines()
         backends.start_clock()
@@ -131,6 +134,15 @@ def steady_gc() -> None:
 
 
 GC_YOUNG_THRESHOLD = 20_000
+
+
+def _listen(server: grpc.aio.Server, address: str) -> bool:
+    """Whether `server` could bind `address` too (this worker's own, under --workers)."""
+    try:
+        port: int = server.add_insecure_port(address)
+    except RuntimeError:
+        return False
+    return port != 0
 
 
 def _safe(url: str) -> str:

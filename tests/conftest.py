@@ -1,15 +1,18 @@
 """Service discovery for integration and e2e tests: where Postgres and Redis are.
 
 Each service is looked for, in order, at:
-1. `QIPAI_TEST_DATABASE_URL` / `QIPAI_TEST_REDIS_URL` (explicit: if it does not answer, the test fails);
+1. `QIPAI_TEST_DATABASE_URL` / `QIPAI_TEST_REDIS_URL` / `QIPAI_TEST_REDIS_CLUSTER_URL` (explicit:
+   if it does not answer, the test fails);
 2. a server on the default local port (Postgres 127.0.0.1:5432, database `test`, user `postgres`,
-   trust auth; Redis 127.0.0.1:6379 db 0);
-3. a throwaway testcontainers container, when a Docker engine answers;
+   trust auth; Redis 127.0.0.1:6379 db 0; a Redis Cluster on 127.0.0.1:7000-7002, as
+   infra/redis-cluster/start.sh starts it);
+3. for Postgres and Redis, a throwaway testcontainers container, when a Docker engine answers;
 otherwise the test skips with the reason, and under `QIPAI_REQUIRE_SERVICES=1` it fails instead.
 
-Fixtures: `postgres_url` and `redis_url` (session). Per-test isolation is in
-tests/integration/conftest.py: `pg_schema` (a fresh Postgres schema) and `redis_prefix` (a fresh
-key prefix; Redis db numbers are not used because Redis Cluster has only db 0).
+Fixtures: `postgres_url`, `redis_url` and `redis_cluster_url` (session); `live_redis_url`, each
+of the two Redis deployments in turn (single server, cluster), for the tests that must hold on
+both. Per-test isolation: `pg_schema` (a fresh Postgres schema) and `redis_prefix` (a fresh key
+prefix; Redis db numbers are not used because Redis Cluster has only db 0).
 """
 
 from __future__ import annotations
@@ -19,12 +22,14 @@ import os
 import socket
 import uuid
 from collections.abc import Callable, Iterator
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 
 DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
+DEFAULT_REDIS_CLUSTER = "redis+cluster://127.0.0.1:7000,127.0.0.1:7001,127.0.0.1:7002"
 
 
 def services_required() -> bool:
@@ -63,14 +68,32 @@ def _redis_answers(url: str) -> str | None:
     import redis
 
     try:
-        client = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2)
+        client = redis_client(url)
         try:
             client.ping()
+            if url.startswith("redis+cluster://"):
+                state = client.cluster_info().get("cluster_state")
+                if state != "ok":
+                    return f"cluster_state is {state}"
         finally:
             client.close()
         return None
-    except redis.RedisError as exc:
-        return str(exc)
+    except (redis.RedisError, redis.exceptions.RedisClusterException) as exc:
+        return str(exc) or type(exc).__name__
+
+
+def redis_client(url: str) -> Any:
+    """A synchronous client for a test's own checks and faults, on either deployment."""
+    import redis
+    from redis.cluster import ClusterNode
+
+    from services.live.connection import CLUSTER_SCHEMES, ClusterURL, scheme
+
+    if scheme(url) in CLUSTER_SCHEMES:
+        parsed = ClusterURL.parse(url)
+        return redis.RedisCluster(startup_nodes=[ClusterNode(h, p) for h, p in parsed.nodes],
+                                  socket_connect_timeout=2, socket_timeout=5)
+    return redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5)
 
 
 def _docker_answers() -> bool:
@@ -94,7 +117,7 @@ def _discover(
     env: str,
     default: str,
     answers: Callable[[str], str | None],
-    container: Callable[[], tuple[str, object]],
+    container: Callable[[], tuple[str, object]] | None,
 ) -> Iterator[_Found]:
     found = _Found()
     explicit = os.environ.get(env)
@@ -109,7 +132,7 @@ def _discover(
         found.url = default
         yield found
         return
-    if _docker_answers():
+    if container is not None and _docker_answers():
         url, started = container()
         found.url = url
         try:
@@ -118,7 +141,9 @@ def _discover(
             with contextlib.suppress(Exception):
                 started.stop()  # type: ignore[attr-defined]
         return
-    found.reason = f"no {env}, nothing answering at {default}, and no Docker engine for testcontainers"
+    found.reason = f"no {env}, nothing answering at {default}" + (
+        ", and no Docker engine for testcontainers" if container else
+        " (start one with infra/redis-cluster/start.sh)")
     yield found
 
 
@@ -148,6 +173,12 @@ def _redis(request: pytest.FixtureRequest) -> Iterator[_Found]:
 
 
 @pytest.fixture(scope="session")
+def _redis_cluster(request: pytest.FixtureRequest) -> Iterator[_Found]:
+    yield from _discover(request, "QIPAI_TEST_REDIS_CLUSTER_URL", DEFAULT_REDIS_CLUSTER,
+                         _redis_answers, None)
+
+
+@pytest.fixture(scope="session")
 def postgres_url(_postgres: _Found) -> str:
     """A Postgres URL (libpq form) for the whole session; tests isolate themselves by schema."""
     if _postgres.url is None:
@@ -163,6 +194,20 @@ def redis_url(_redis: _Found) -> str:
     return _redis.url
 
 
+@pytest.fixture(scope="session")
+def redis_cluster_url(_redis_cluster: _Found) -> str:
+    """A Redis Cluster URL (redis+cluster://host:port,…) for the whole session."""
+    if _redis_cluster.url is None:
+        unavailable(f"Redis Cluster not found: {_redis_cluster.reason}")
+    return _redis_cluster.url
+
+
+@pytest.fixture(params=["redis", "redis-cluster"])
+def live_redis_url(request: pytest.FixtureRequest) -> str:
+    """Each Redis deployment in turn: a single server, then a Redis Cluster."""
+    return str(request.getfixturevalue("redis_url" if request.param == "redis" else "redis_cluster_url"))
+
+
 # Per-test isolation on the shared services.
 
 
@@ -175,13 +220,10 @@ def drop_schema(postgres_url: str, name: str) -> None:
 
 
 def drop_keys(redis_url: str, prefix: str) -> None:
-    import redis
-
-    client = redis.Redis.from_url(redis_url)
+    client = redis_client(redis_url)
     try:
-        keys = list(client.scan_iter(match=f"{prefix}*", count=500))
-        if keys:
-            client.delete(*keys)
+        for key in list(client.scan_iter(match=f"{prefix}*", count=500)):
+            client.delete(key)  # one at a time: on a cluster the keys are in many slots
     finally:
         client.close()
 

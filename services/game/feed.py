@@ -47,7 +47,15 @@ class Batch:
 
 
 MOVED = None  # told to local watchers when this node stops serving their table
-Queue = asyncio.Queue[Batch | None]
+
+
+class _Tick:
+    """A local watcher's own reminder, after `poll_s`, to check that this node still serves
+    its table: one timer per quiet spell, not one per batch awaited."""
+
+
+TICK = _Tick()
+Queue = asyncio.Queue[Batch | _Tick | None]
 
 
 class LocalFeed:
@@ -132,21 +140,31 @@ class Watcher:
         if table.version > last:
             yield await self._backfill(table, seat, last)
             last = table.version
-        while True:
-            try:
-                batch = queue.get_nowait() if not queue.empty() else await _get(queue, poll_s)
-            except TimeoutError:
-                if self._serving(table_id):
+        loop = asyncio.get_running_loop()
+        heard = loop.time()
+        timer = loop.call_later(poll_s, queue.put_nowait, TICK)
+        try:
+            while True:
+                batch = await queue.get()
+                if isinstance(batch, _Tick):
+                    quiet = loop.time() - heard
+                    if quiet >= poll_s:
+                        if not self._serving(table_id):
+                            return
+                        heard, quiet = loop.time(), 0.0
+                    timer = loop.call_later(poll_s - quiet, queue.put_nowait, TICK)
                     continue
-                return
-            if batch is MOVED:
-                return
-            if batch.version <= last:
-                continue
-            # Batches arrive in commit order, each right after the one before.
-            yield Batch(batch.version, shown(table, seat, batch.events), batch.table, batch.actor,
-                        batch.encoded)
-            last = batch.version
+                heard = loop.time()
+                if batch is MOVED:
+                    return
+                if batch.version <= last:
+                    continue
+                # Batches arrive in commit order, each right after the one before.
+                yield Batch(batch.version, shown(table, seat, batch.events), batch.table,
+                            batch.actor, batch.encoded)
+                last = batch.version
+        finally:
+            timer.cancel()
 
     async def _watch_remote(self, table_id: str, seat: int | None, last: int,
                             poll_s: float) -> AsyncGenerator[Batch, None]:

@@ -33,7 +33,8 @@ __all__ = [
 
 
 def open_live_state(url: str, *, namespace: str = "qipai", **options: Any) -> LiveState:
-    """Live state for `memory://` or `redis://` / `rediss://` / `unix://` URLs.
+    """Live state for `memory://`, `redis://` / `rediss://` / `unix://` (one Redis server) or
+    `redis+cluster://host:port,…` / `rediss+cluster://…` (a Redis Cluster) URLs.
 
     Options go to the backend (`clock`, `stream_maxlen`; Redis also `idle_ttl_ms`,
     `listen_block_ms`, `connect_timeout_s`). Nothing connects until the first call.
@@ -43,8 +44,10 @@ def open_live_state(url: str, *, namespace: str = "qipai", **options: Any) -> Li
         from services.live.memory import MemoryLiveState
 
         return MemoryLiveState(namespace, **options)
-    if scheme in ("redis", "rediss", "unix"):
+    if scheme in ("redis", "rediss", "unix", "redis+cluster", "rediss+cluster"):
         from services.live.redis import RedisLiveState
 
         return RedisLiveState(url, namespace, **options)
-    raise ValueError(f"unknown live state URL scheme {scheme or url!r}: use memory:// or redis://")
+    raise ValueError(
+        f"unknown live state URL scheme {scheme or url!r}: use memory://, redis:// or redis+cluster://"
+    )

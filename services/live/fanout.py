@@ -8,8 +8,9 @@ before that read, so nothing falls between the two), and one that falls more tha
 catches up the same way instead of growing memory. A table new to a reader joins its next
 XREAD, so its first live message may wait up to one block (`block_ms`, 100 ms by default).
 
-Multi-key XREAD needs every key on one node: this targets a single Redis (or one shard); on
-Redis Cluster a reader would have to group tables by slot.
+A multi-key XREAD may only name keys of one hash slot on Redis Cluster, so each reader holds
+the streams of one slot (`slot(key)`; constant on a single server, where any streams share a
+reader). The live state puts the streams in a few shared slots to keep the readers few.
 """
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ import asyncio
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import Any
 
-from services.live.base import LiveStateUnavailable, Published
+from services.live.base import LiveStateUnavailable, Published, wall_clock_ms
+from services.live.connection import Connection
+from services.observability import FANOUT_LAG
 
 _BATCH = 100
 
@@ -48,6 +50,7 @@ class _Listener:
 class _Reader:
     """One blocking connection's worth of table streams: key -> last version read."""
 
+    slot: int
     cursors: dict[str, int] = field(default_factory=dict)
     listeners: dict[str, set[_Listener]] = field(default_factory=dict)
     task: asyncio.Task[None] | None = None
@@ -58,14 +61,14 @@ class StreamFanOut:
 
     def __init__(
         self,
-        client: Any,
+        connection: Connection,
         guard: Callable[[], AbstractContextManager[None]],
         *,
         block_ms: int,
         group_size: int = 256,
         queue_size: int = 1024,
     ) -> None:
-        self._client = client
+        self._connection = connection
         self._guard = guard
         self._block_ms = block_ms
         self._group_size = group_size
@@ -112,7 +115,7 @@ class StreamFanOut:
         out: list[Published] = []
         while True:
             with self._guard():
-                entries = await self._client.xrange(key, min=f"({after}-0", count=1000)
+                entries = await self._connection.client.xrange(key, min=f"({after}-0", count=1000)
             out.extend(_published(entries))
             if len(entries) < 1000:
                 return out
@@ -121,9 +124,11 @@ class StreamFanOut:
     def _join(self, key: str, listener: _Listener, after_version: int) -> _Reader:
         reader = next((r for r in self._readers if key in r.cursors), None)
         if reader is None:
-            reader = next((r for r in self._readers if len(r.cursors) < self._group_size), None)
+            slot = self._connection.slot(key)
+            reader = next((r for r in self._readers
+                           if r.slot == slot and len(r.cursors) < self._group_size), None)
             if reader is None:
-                reader = _Reader()
+                reader = _Reader(slot)
                 self._readers.append(reader)
             reader.cursors[key] = after_version
         reader.listeners.setdefault(key, set()).add(listener)
@@ -145,13 +150,12 @@ class StreamFanOut:
             while reader.cursors:
                 streams = {key: f"{cursor}-0" for key, cursor in reader.cursors.items()}
                 with self._guard():
-                    answer = await self._client.xread(
-                        streams, count=_BATCH, block=self._block_ms
-                    )
+                    answer = await self._connection.xread(streams, _BATCH, self._block_ms)
                 for raw_key, entries in answer or ():
                     key = raw_key.decode()
                     if key not in reader.cursors:
                         continue
+                    _observe_lag(entries)
                     messages = _published(entries)
                     reader.cursors[key] = max(reader.cursors[key], messages[-1].version)
                     for listener in reader.listeners.get(key, ()):
@@ -170,6 +174,16 @@ class StreamFanOut:
                 listener.fail(error)
         reader.cursors.clear()
         reader.listeners.clear()
+
+
+def _observe_lag(entries: list[tuple[bytes, dict[bytes, bytes]]]) -> None:
+    """Record how long each message took from its publisher to this node (live reads only: a
+    catch-up read of older messages would count their age, not the fan-out's delay)."""
+    now_ms = wall_clock_ms()
+    for _, fields in entries:
+        published_ms = fields.get(b"t")
+        if published_ms is not None:
+            FANOUT_LAG.observe(max(0, now_ms - int(published_ms)) / 1000)
 
 
 def _published(entries: list[tuple[bytes, dict[bytes, bytes]]]) -> list[Published]:

@@ -1,15 +1,17 @@
-"""Live state in Redis (redis.asyncio + hiredis), with keys laid out for Redis Cluster.
+"""Live state in Redis (redis.asyncio + hiredis), on one server or a Redis Cluster.
 
 Key layout (`ns` is the namespace):
-- `ns:t:{table}:view|events|lease|fence` — everything of one table shares the `{table}` hash tag;
+- `ns:t:{table}:view|lease|fence` — a table's view and lease share the `{table}` hash tag;
+- `ns:fo:{foN}:table` — a table's fan-out stream, in one of FANOUT_SHARDS slots by a hash of
+  the table id: a node's stream readers XREAD many tables at once, and one XREAD may only
+  name keys of one slot, so a few shared slots keep a node's blocking reads few;
 - `ns:dl:{dlN}:due|data|bytable` — deadlines, sharded over DEADLINE_SHARDS fixed slots by a hash
   of the table id, because one global sorted set would pin every table's timer to one node;
 - `ns:nodes:{nodes}:exp|addr` — the node registry; `ns:live` — the live tables index;
 - `ns:rl:{key}` — a rate limit's call log; `ns:p:{player}` — presence;
 - `ns:open:{player}` — the unfinished tables a player created (the open-tables limit).
-Every script and multi-key command touches one hash slot. The client itself is a single-node
-client: running on Cluster needs redis-py's cluster client and slot-grouped stream readers
-(see fanout.py).
+Every script and multi-key command touches one hash slot; a pipeline may span slots (on a
+cluster, redis-py sends each node its part). The URL picks the client (connection.py).
 """
 
 from __future__ import annotations
@@ -21,14 +23,8 @@ import zlib
 from collections.abc import AsyncIterator, Sequence
 from types import TracebackType
 from typing import Any
-from urllib.parse import urlsplit
 
-import redis.asyncio as aioredis
-from redis.asyncio.retry import Retry
-from redis.backoff import ExponentialBackoff
-from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from services.live import scripts
 from services.live.base import (
@@ -46,10 +42,16 @@ from services.live.base import (
     check_version,
     wall_clock_ms,
 )
+from services.live.connection import connect, redis_address, unreachable
 from services.live.fanout import StreamFanOut
+from services.observability import LEASES
 
 DEADLINE_SHARDS = 16
 """Fixed for a deployment: every node must map a table to the same shard."""
+
+FANOUT_SHARDS = 64
+"""Fixed for a deployment, like DEADLINE_SHARDS. On a cluster a node needs up to this many
+blocking stream reads; more shards spread the streams more evenly over the masters."""
 
 _DAY_MS = 24 * 3600 * 1000
 
@@ -120,19 +122,10 @@ class _Pipeliner:
     async def _execute(self, calls: list[tuple[Any, list[str], list[Any]]]) -> list[Any]:
         async with self._client.pipeline(transaction=False) as pipe:
             for script, keys, args in calls:
-                pipe.evalsha(script.sha, len(keys), *keys, *args)
+                # execute_command: redis-py blocks pipe.evalsha on a cluster (for want of
+                # a NoScriptError fallback, which _run provides).
+                pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
             return list(await pipe.execute(raise_on_error=False))
-
-
-def redis_address(url: str) -> str:
-    """`host:port/db` of a Redis URL, without user or password (for messages and logs)."""
-    parts = urlsplit(url)
-    if parts.scheme == "unix":
-        return parts.path
-    host = parts.hostname or "localhost"
-    port = parts.port or 6379
-    db = parts.path.lstrip("/") or "0"
-    return f"{host}:{port}/{db}"
 
 
 class _Unavailable:
@@ -147,14 +140,16 @@ class _Unavailable:
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None
     ) -> None:
-        if isinstance(error, RedisConnectionError | RedisTimeoutError | OSError):
+        if error is not None and unreachable(error):
+            why = ("a connection closed while the cluster's slot map changed"
+                   if isinstance(error, AttributeError) else str(error))
             raise LiveStateUnavailable(
-                f"live state (Redis at {self.address}) is unreachable: {error}"
+                f"live state (Redis at {self.address}) is unreachable: {why}"
             ) from error
 
 
 class RedisLiveState(LiveState):
-    """Live state shared by every game node through one Redis deployment."""
+    """Live state shared by every game node through one Redis deployment (server or cluster)."""
 
     def __init__(
         self,
@@ -178,28 +173,22 @@ class RedisLiveState(LiveState):
         self._maxlen = stream_maxlen
         self._idle_ttl_ms = idle_ttl_ms
         self._guard = _Unavailable(self.address)
-        # Blocking pool: a burst of concurrent calls waits for a connection instead of failing.
-        self._pool = aioredis.BlockingConnectionPool.from_url(
+        self._connection = connect(
             url,
-            max_connections=max_connections,
-            timeout=5,
-            socket_connect_timeout=connect_timeout_s,
+            connect_timeout_s=connect_timeout_s,
             # A blocked XREAD must not look like a dead socket.
-            socket_timeout=max(5.0, 3 * listen_block_ms / 1000),
-            retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), 2),
-            retry_on_error=[RedisConnectionError, RedisTimeoutError],
-            health_check_interval=30,
+            socket_timeout_s=max(5.0, 3 * listen_block_ms / 1000),
+            max_connections=max_connections,
         )
-        # Any: redis-py types every reply as a union of sync/async and bytes/str.
-        self._client: Any = aioredis.Redis(connection_pool=self._pool)
+        self._client: Any = self._connection.client
         register = self._client.register_script
         self._set_view = register(scripts.SET_VIEW)
         self._publish = register(scripts.PUBLISH)
-        self._update_table = register(scripts.UPDATE_TABLE)
         self._acquire = register(scripts.ACQUIRE_LEASE)
         self._renew = register(scripts.RENEW_LEASE)
         self._release = register(scripts.RELEASE_LEASE)
         self._register_node = register(scripts.REGISTER_NODE)
+        self._deregister_node = register(scripts.DEREGISTER_NODE)
         self._schedule = register(scripts.SCHEDULE)
         self._cancel = register(scripts.CANCEL)
         self._claim = register(scripts.CLAIM_DUE)
@@ -207,7 +196,7 @@ class RedisLiveState(LiveState):
         self._next_shard = 0
         self._pipeliner = _Pipeliner(self._client)
         self._fanout = StreamFanOut(
-            self._client,
+            self._connection,
             lambda: self._guard,
             block_ms=listen_block_ms,
             group_size=listen_group_size,
@@ -217,6 +206,10 @@ class RedisLiveState(LiveState):
     # -- keys -------------------------------------------------------------------------------
     def _table_key(self, table_id: str, what: str) -> str:
         return f"{self.namespace}:t:{{{table_id}}}:{what}"
+
+    def _stream_key(self, table_id: str) -> str:
+        shard = zlib.crc32(table_id.encode()) % FANOUT_SHARDS
+        return f"{self.namespace}:fo:{{fo{shard}}}:{table_id}"
 
     def _shard_keys(self, shard: int) -> list[str]:
         base = f"{self.namespace}:dl:{{dl{shard}}}"
@@ -251,8 +244,8 @@ class RedisLiveState(LiveState):
         check_version(version)
         with self._guard:
             added = await self._publish(
-                keys=[self._table_key(table_id, "events")],
-                args=[version, payload, self._maxlen, self._idle_ttl_ms],
+                keys=[self._stream_key(table_id)],
+                args=[self._maxlen, self._idle_ttl_ms, wall_clock_ms(), version, payload],
             )
         return bool(added)
 
@@ -260,33 +253,33 @@ class RedisLiveState(LiveState):
         self, table_id: str, events: Sequence[Published], view: View | None = None,
         turn: Turn | None = None,
     ) -> int:
-        args: list[int | bytes] = [
-            self._maxlen,
-            self._idle_ttl_ms,
-            b"" if view is None else view.version,
-            b"" if view is None else view.data,
-        ]
-        for event in events:
-            check_version(event.version)
-            args += [event.version, event.payload]
-        keys = [self._table_key(table_id, "view"), self._table_key(table_id, "events")]
-        calls: list[tuple[Any, list[str], list[Any]]] = [(self._update_table, keys, args)]
+        # The stream, the view and the deadline live in three hash slots: three scripts, one
+        # round trip (each is idempotent by version, so their order across slots is free).
+        calls: list[tuple[Any, list[str], list[Any]]] = []
+        if events:
+            args: list[int | bytes] = [self._maxlen, self._idle_ttl_ms, wall_clock_ms()]
+            for event in events:
+                check_version(event.version)
+                args += [event.version, event.payload]
+            calls.append((self._publish, [self._stream_key(table_id)], args))
+        if view is not None:
+            calls.append((self._set_view, [self._table_key(table_id, "view")],
+                          [view.version, view.data, self._idle_ttl_ms]))
         if turn is not None:
-            # The deadline lives in another hash slot: a second script in the same round trip.
             shard = self._shard_keys(self._shard(table_id))
             if turn.due_ms is None:
                 calls.append((self._cancel, shard, ["one", self._member(table_id, turn.key)]))
             else:
                 calls.append((self._schedule, shard,
                               [self._member(table_id, turn.key), turn.due_ms, turn.payload]))
+        if not calls:
+            return 0
         with self._guard:
             results = await self._pipeliner.call(calls)
-        return int(results[0])
+        return int(results[0]) if events else 0
 
     async def listen(self, table_id: str, after_version: int) -> AsyncIterator[Published]:
-        async for message in self._fanout.listen(
-            self._table_key(table_id, "events"), after_version
-        ):
+        async for message in self._fanout.listen(self._stream_key(table_id), after_version):
             yield message
 
     # -- single-writer lease ----------------------------------------------------------------
@@ -300,6 +293,7 @@ class RedisLiveState(LiveState):
                 keys=[self._table_key(table_id, "lease"), self._table_key(table_id, "fence")],
                 args=[node_id, ttl_ms, min_token, max(_DAY_MS, 2 * ttl_ms)],
             )
+        LEASES.labels("acquire", "refused" if token is None else "ok").inc()
         if token is None:
             return None
         return Lease(table_id, node_id, int(token))
@@ -311,18 +305,23 @@ class RedisLiveState(LiveState):
                 keys=[self._table_key(lease.table_id, "lease")],
                 args=[f"{lease.token} {lease.node_id}", ttl_ms],
             )
+        LEASES.labels("renew", "ok" if renewed else "lost").inc()
         return bool(renewed)
 
     async def renew_many(self, leases: Sequence[Lease], ttl_ms: int) -> list[bool]:
         check_ttl(ttl_ms)
         if not leases:
             return []
+        calls: list[tuple[Any, list[str], list[Any]]] = [
+            (self._renew, [self._table_key(lease.table_id, "lease")],
+             [f"{lease.token} {lease.node_id}", ttl_ms])
+            for lease in leases
+        ]
         with self._guard:
-            async with self._client.pipeline(transaction=False) as pipe:
-                for lease in leases:
-                    await self._renew(keys=[self._table_key(lease.table_id, "lease")],
-                                      args=[f"{lease.token} {lease.node_id}", ttl_ms], client=pipe)
-                results = await pipe.execute()
+            results = await self._pipeliner.call(calls)
+        renewed = sum(1 for r in results if r)
+        LEASES.labels("renew", "ok").inc(renewed)
+        LEASES.labels("renew", "lost").inc(len(results) - renewed)
         return [bool(r) for r in results]
 
     async def release(self, lease: Lease) -> bool:
@@ -331,6 +330,7 @@ class RedisLiveState(LiveState):
                 keys=[self._table_key(lease.table_id, "lease")],
                 args=[f"{lease.token} {lease.node_id}"],
             )
+        LEASES.labels("release", "ok" if released else "lost").inc()
         return bool(released)
 
     async def lease_holder(self, table_id: str) -> Holder | None:
@@ -351,10 +351,8 @@ class RedisLiveState(LiveState):
             )
 
     async def deregister_node(self, node_id: str) -> None:
-        expiry, addresses = self._node_keys
         with self._guard:
-            async with self._client.pipeline(transaction=True) as pipe:
-                await pipe.zrem(expiry, node_id).hdel(addresses, node_id).execute()
+            await self._deregister_node(keys=self._node_keys, args=[node_id])
 
     async def node_address(self, node_id: str) -> str | None:
         expiry, addresses = self._node_keys
@@ -486,9 +484,9 @@ class RedisLiveState(LiveState):
 
     async def drop_table(self, table_id: str) -> None:
         with self._guard:
-            await self._client.delete(
-                self._table_key(table_id, "view"), self._table_key(table_id, "events")
-            )
+            # One key per DEL: the view and the stream are in different hash slots.
+            await self._client.delete(self._table_key(table_id, "view"))
+            await self._client.delete(self._stream_key(table_id))
             await self.cancel(table_id)
             await self.unmark_live(table_id)
 
@@ -521,13 +519,12 @@ class RedisLiveState(LiveState):
             # One key per UNLINK: a multi-key UNLINK would cross slots on Redis Cluster.
             async with self._client.pipeline(transaction=False) as pipe:
                 async for key in self._client.scan_iter(match=f"{self.namespace}:*", count=500):
-                    pipe.unlink(key)
+                    pipe.execute_command("UNLINK", key)
                 await pipe.execute()
 
     async def close(self) -> None:
         await self._fanout.close()
-        await self._client.aclose()
-        await self._pool.aclose()
+        await self._connection.close()
 
 
 def _table_prefix(table_id: str) -> str:

@@ -15,26 +15,14 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1
 """
 
-# KEYS: stream. ARGV: version, payload, maxlen, idle ttl. A republished version is refused by
-# Redis ("equal or smaller than the target stream top item"): that is the idempotence we want.
+# KEYS: stream. ARGV: maxlen, idle ttl, publish time (ms, for the readers' lag), then version
+# and payload of each event. A republished version is refused by Redis ("equal or smaller than
+# the target stream top item"): that is the idempotence we want. Returns how many were appended.
 PUBLISH = """
-local id = redis.pcall('XADD', KEYS[1], 'MAXLEN', '~', ARGV[3], ARGV[1] .. '-0', 'd', ARGV[2])
-if type(id) == 'table' and id.err then
-  if string.find(id.err, 'equal or smaller', 1, true) then
-    return 0
-  end
-  return redis.error_reply(id.err)
-end
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
-return 1
-"""
-
-# KEYS: view hash, stream. ARGV: maxlen, idle ttl, view version ('' = no view), view data, then
-# version and payload of each event. The events and view of one command in one round trip.
-UPDATE_TABLE = """
 local appended = 0
-for i = 5, #ARGV, 2 do
-  local id = redis.pcall('XADD', KEYS[2], 'MAXLEN', '~', ARGV[1], ARGV[i] .. '-0', 'd', ARGV[i + 1])
+for i = 4, #ARGV, 2 do
+  local id = redis.pcall('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], ARGV[i] .. '-0',
+                         'd', ARGV[i + 1], 't', ARGV[3])
   if type(id) == 'table' and id.err then
     if not string.find(id.err, 'equal or smaller', 1, true) then
       return redis.error_reply(id.err)
@@ -44,14 +32,7 @@ for i = 5, #ARGV, 2 do
   end
 end
 if appended > 0 then
-  redis.call('PEXPIRE', KEYS[2], ARGV[2])
-end
-if ARGV[3] ~= '' then
-  local current = redis.call('HGET', KEYS[1], 'v')
-  if not current or tonumber(current) < tonumber(ARGV[3]) then
-    redis.call('HSET', KEYS[1], 'v', ARGV[3], 'd', ARGV[4])
-    redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  end
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
 end
 return appended
 """
@@ -98,6 +79,13 @@ end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[4])
 redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+return 1
+"""
+
+# KEYS: node expiry zset, node address hash. ARGV: node.
+DEREGISTER_NODE = """
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
 return 1
 """
 

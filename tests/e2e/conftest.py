@@ -79,7 +79,8 @@ def server_starter(tmp_path: Path) -> Iterator[StartServer]:
     """`start_server` for any scope: the servers it started stop when the block ends."""
     started: list[Server] = []
 
-    def start(env: dict[str, str] | None = None, service: str = "all", wait: bool = True) -> Server:
+    def start(env: dict[str, str] | None = None, service: str = "all", wait: bool = True,
+              workers: int = 1) -> Server:
         port = free_port()
         full = {k: v for k, v in os.environ.items() if not k.startswith("QIPAI_")}
         full.update({"QIPAI_GRPC_ADDR": f"127.0.0.1:{port}", "QIPAI_LOG_LEVEL": "info",
@@ -90,8 +91,9 @@ def server_starter(tmp_path: Path) -> Iterator[StartServer]:
         full.update(env or {})
         log_path = tmp_path / f"server-{len(started)}.log"
         with open(log_path, "wb") as log:
-            process = subprocess.Popen([str(QIPAI), "serve", "--service", service], env=full,
-                                       stdout=log, stderr=subprocess.STDOUT)
+            process = subprocess.Popen([str(QIPAI), "serve", "--service", service,
+                                        *(["--workers", str(workers)] if workers != 1 else [])],
+                                       env=full, stdout=log, stderr=subprocess.STDOUT)
         server = Server(f"127.0.0.1:{port}", process, log_path, full)
         started.append(server)
         if wait:

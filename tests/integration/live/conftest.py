@@ -1,4 +1,5 @@
-"""Fixtures of the live-state contract suite: every test runs against memory and a real Redis."""
+"""Fixtures of the live-state contract suite: every test runs against memory, a real Redis and a
+real Redis Cluster."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ class FakeClock:
         self.now_ms += ms
 
 
-@pytest.fixture(params=["memory", "redis"])
+@pytest.fixture(params=["memory", "redis", "redis-cluster"])
 def backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
@@ -34,7 +35,7 @@ def backend(request: pytest.FixtureRequest) -> str:
 def live_url(backend: str, request: pytest.FixtureRequest) -> str:
     if backend == "memory":
         return "memory://"
-    return str(request.getfixturevalue("redis_url"))
+    return str(request.getfixturevalue("redis_url" if backend == "redis" else "redis_cluster_url"))
 
 
 @pytest.fixture
@@ -88,7 +89,7 @@ def pass_time(backend: str, clock: FakeClock) -> Callable[[int], Awaitable[None]
 
     async def pass_(ms: int) -> None:
         clock.advance(ms)
-        if backend == "redis":
+        if backend != "memory":
             await asyncio.sleep(ms / 1000)
 
     return pass_

@@ -152,8 +152,8 @@ async def test_a_commands_update_sets_then_cancels_the_tables_deadline(live: Liv
     assert await live.claim_due(NOW + 100, 10) == []
 
 
-async def test_a_redis_that_lost_its_scripts_is_given_them_again(redis_url: str) -> None:
-    live = open_live_state(redis_url, namespace=f"test-scripts-{uuid.uuid4().hex[:8]}")
+async def test_a_redis_that_lost_its_scripts_is_given_them_again(live_redis_url: str) -> None:
+    live = open_live_state(live_redis_url, namespace=f"test-scripts-{uuid.uuid4().hex[:8]}")
     try:
         await live.update_table("t1", [Published(1, b"e1")], turn=Turn("turn", NOW, b"1"))
         await live._client.script_flush()  # type: ignore[attr-defined]  # as a Redis restart does

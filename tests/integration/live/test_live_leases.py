@@ -129,3 +129,33 @@ async def test_a_node_renews_all_its_leases_at_once_and_learns_which_it_lost(
     assert await node_b.acquire_lease("t2", "b", 10_000) is not None
     assert await node_a.renew_many([kept, lost], 10_000) == [True, False]
     assert await node_a.renew_many([], 10_000) == []
+
+
+async def test_lease_operations_are_counted_for_the_metrics_endpoint(live_redis_url: str) -> None:
+    from prometheus_client import REGISTRY
+
+    from services.live import open_live_state
+
+    def count(op: str, outcome: str) -> float:
+        return REGISTRY.get_sample_value("qipai_leases_total", {"op": op, "outcome": outcome}) or 0
+
+    before = {k: count(*k) for k in [("acquire", "ok"), ("acquire", "refused"), ("renew", "ok"),
+                                     ("renew", "lost"), ("release", "ok")]}
+    live = open_live_state(live_redis_url, namespace="test-lease-metrics-" + _suffix())
+    try:
+        lease = await live.acquire_lease("t1", "a", 10_000)
+        assert lease is not None and await live.acquire_lease("t1", "b", 10_000) is None
+        assert await live.renew_many([lease, Lease("t2", "a", 1)], 10_000) == [True, False]
+        assert await live.release(lease)
+    finally:
+        await live.flush_namespace()
+        await live.close()
+    assert {k: count(*k) - v for k, v in before.items()} == {
+        ("acquire", "ok"): 1, ("acquire", "refused"): 1, ("renew", "ok"): 1, ("renew", "lost"): 1,
+        ("release", "ok"): 1}
+
+
+def _suffix() -> str:
+    import uuid
+
+    return uuid.uuid4().hex[:8]

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from services.live import LiveState, LiveStateUnavailable, open_live_state
-from services.live.redis import RedisLiveState
+from services.live.redis import FANOUT_SHARDS, RedisLiveState
 
 
 async def test_a_registered_node_is_live_and_has_its_address(live: LiveState) -> None:
@@ -194,16 +194,19 @@ async def test_an_unreachable_redis_raises_a_typed_error_naming_it_without_the_p
         await live.close()
 
 
-async def test_every_key_of_a_table_carries_the_table_hash_tag(redis_url: str) -> None:
-    live = RedisLiveState(redis_url, "test-tags-" + _suffix())
+async def test_a_tables_keys_carry_its_hash_tag_but_its_stream_that_of_a_fan_out_shard(
+    live_redis_url: str,
+) -> None:
+    live = RedisLiveState(live_redis_url, "test-tags-" + _suffix())
     try:
         await live.set_view("table-42", 1, b"v")
         await live.publish("table-42", 1, b"e")
         assert await live.acquire_lease("table-42", "a", 10_000)
         client = live._client
         keys = [k.decode() async for k in client.scan_iter(match=f"{live.namespace}:*")]
-        assert len(keys) == 4
-        assert {re.search(r"\{(.*?)\}", k).group(1) for k in keys} == {"table-42"}
+        tags = sorted(re.search(r"\{(.*?)\}", k).group(1) for k in keys)
+        assert tags[1:] == ["table-42"] * 3  # view, lease, fence
+        assert re.fullmatch(r"fo\d+", tags[0]) and int(tags[0][2:]) < FANOUT_SHARDS  # the stream
     finally:
         await live.flush_namespace()
         await live.close()

@@ -8,6 +8,7 @@ import uuid
 import pytest
 
 from services.live import LiveState, LiveStateUnavailable, Published, View, open_live_state
+from services.live.redis import FANOUT_SHARDS
 from tests.integration.live.conftest import collect
 
 
@@ -145,7 +146,7 @@ async def test_a_late_listener_gets_the_history_then_the_live_messages(live: Liv
 
 async def test_many_tables_each_reach_only_their_own_listeners(open_live, backend) -> None:
     # A small group size spreads the tables over several shared Redis readers.
-    live = open_live(**({"listen_group_size": 3} if backend == "redis" else {}))
+    live = open_live(**({"listen_group_size": 3} if backend != "memory" else {}))
     tables = [f"t{i}" for i in range(10)]
     listeners = {t: asyncio.create_task(collect(live, t, 0, 3)) for t in tables}
     await asyncio.sleep(0.05)
@@ -159,7 +160,7 @@ async def test_many_tables_each_reach_only_their_own_listeners(open_live, backen
 async def test_a_listener_that_falls_far_behind_still_gets_everything_in_order(
     open_live, backend
 ) -> None:
-    live = open_live(**({"listen_queue_size": 2} if backend == "redis" else {}))
+    live = open_live(**({"listen_queue_size": 2} if backend != "memory" else {}))
     heard: list[int] = []
     started = asyncio.Event()
 
@@ -221,8 +222,46 @@ async def test_an_update_may_carry_only_a_view_or_only_events(live: LiveState) -
     assert await live.get_view("t1") == (0, b"empty table")
 
 
-async def test_cancelled_listeners_leave_no_redis_reader_running(redis_url: str) -> None:
-    live = open_live_state(redis_url, namespace="test-readers-" + _suffix(), listen_group_size=4)
+async def test_listeners_of_many_tables_share_a_few_blocking_reads(live_redis_url: str) -> None:
+    # One XREAD names streams of one hash slot: on a cluster, one reader per fan-out shard.
+    live = open_live_state(live_redis_url, namespace="test-shared-" + _suffix())
+    tables = [f"t{i}" for i in range(300)]
+    try:
+        listeners = {t: asyncio.create_task(collect(live, t, 0, 1)) for t in tables}
+        await asyncio.sleep(0.2)
+        readers = len(_fan_out_tasks())
+        for t in tables:
+            await live.publish(t, 1, t.encode())
+        for t in tables:
+            assert await listeners[t] == [(1, t.encode())]
+    finally:
+        await live.flush_namespace()
+        await live.close()
+    assert readers <= (FANOUT_SHARDS if live_redis_url.startswith("redis+cluster") else 2)
+
+
+async def test_each_message_a_watcher_gets_live_records_its_fan_out_lag(live_redis_url: str) -> None:
+    from prometheus_client import REGISTRY
+
+    def delivered() -> float:
+        return REGISTRY.get_sample_value("qipai_fanout_lag_seconds_count") or 0
+
+    live = open_live_state(live_redis_url, namespace="test-lag-" + _suffix())
+    try:
+        listener = asyncio.create_task(collect(live, "t1", 0, 3))
+        await asyncio.sleep(0.2)  # joined the reader: what follows arrives live, not caught up
+        before = delivered()
+        await live.update_table("t1", [Published(1, b"e1"), Published(2, b"e2")])
+        await live.publish("t1", 3, b"e3")
+        assert [m.version for m in await listener] == [1, 2, 3]
+    finally:
+        await live.flush_namespace()
+        await live.close()
+    assert delivered() - before == 3
+
+
+async def test_cancelled_listeners_leave_no_redis_reader_running(live_redis_url: str) -> None:
+    live = open_live_state(live_redis_url, namespace="test-readers-" + _suffix(), listen_group_size=4)
     try:
         await _cancel_listeners_and_wait_for_readers_to_stop(live)
     finally:

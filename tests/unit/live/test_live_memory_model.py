@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -10,6 +11,7 @@ from hypothesis import strategies as st
 
 from services.live import LiveState, open_live_state
 from services.live.base import next_token
+from services.live.connection import ClusterURL
 from services.live.memory import MemoryLiveState
 
 versions = st.integers(1, 20)
@@ -140,7 +142,7 @@ def test_memory_urls_open_the_in_memory_twin_with_its_namespace() -> None:
 
 @pytest.mark.parametrize("url", ["postgres://localhost", "localhost:6379", ""])
 def test_other_urls_are_refused(url: str) -> None:
-    with pytest.raises(ValueError, match="memory:// or redis://"):
+    with pytest.raises(ValueError, match=re.escape("memory://, redis:// or redis+cluster://")):
         open_live_state(url)
 
 
@@ -149,6 +151,27 @@ def test_a_redis_url_opens_nothing_until_the_first_call() -> None:
     assert live.namespace == "n"
     assert live.address == "db.example:6380/2"  # type: ignore[attr-defined]
     run(live.close())
+
+
+def test_a_cluster_url_opens_nothing_until_the_first_call_and_hides_its_password() -> None:
+    live = open_live_state("redis+cluster://:secret@r1:7000,r2:7001", namespace="n")
+    assert live.address == "cluster r1:7000,r2:7001"  # type: ignore[attr-defined]
+    run(live.close())
+
+
+@pytest.mark.parametrize("url, words", [
+    ("redis+cluster://r1:7000,r2", "'r2' must be host:port"),
+    ("redis+cluster://r1:7000/3", "only database 0"),
+])
+def test_a_malformed_cluster_url_is_refused_naming_the_bad_part(url: str, words: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(words)):
+        open_live_state(url)
+
+
+def test_a_cluster_url_lists_every_node_with_its_credentials() -> None:
+    parsed = ClusterURL.parse("rediss+cluster://ann:p%40ss@r1:7000,[::1]:7001/0")
+    assert parsed.nodes == (("r1", 7000), ("::1", 7001))
+    assert (parsed.username, parsed.password, parsed.tls) == ("ann", "p@ss", True)
 
 
 def test_a_namespace_with_hash_tag_or_glob_characters_is_refused() -> None:
