@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import sys
 
+from engine import rulesets
 from services.config import SERVICES
 
 
@@ -21,7 +22,8 @@ def _parser() -> argparse.ArgumentParser:
                         "(default 1)")
 
     sc = sub.add_parser("scenario", help="run a scripted hand (fixed deal + actions) and print events")
-    sc.add_argument("file", help="scenario JSON file (format: README, 'Scenario files')")
+    sc.add_argument("file", help="scenario JSON file (format: docs/scenarios/README.md)")
+    sc.add_argument("--seat", type=int, help="print what this seat saw: its redacted events and view")
 
     sp = sub.add_parser("selfplay", help="bots play hands; checks conservation, zero-sum, replay")
     sp.add_argument("ruleset")
@@ -44,9 +46,18 @@ def _parser() -> argparse.ArgumentParser:
     tk.add_argument("--admin", action="store_true", help="an operator token (replay, verify)")
     tk.add_argument("--player", default="operator", help="the player id in the token")
 
+    ch = sub.add_parser("check-hand", help="check a table's deals from your own Watch events "
+                                           "(docs/fairness.md; no operator rights)")
+    ch.add_argument("table_id")
+    ch.add_argument("--hand", type=int, default=0, help="only this hand (default: every ended hand)")
+    ch.add_argument("--token", default="", help="your player token (default: $QIPAI_TOKEN)")
+
     pl = sub.add_parser("play", help="play at a table in the terminal against bots")
-    pl.add_argument("--ruleset", default="koudian")
-    pl.add_argument("--bot", default="greedy")
+    pl.add_argument("--ruleset", default="koudian",
+                    help=f"the game: {' or '.join(rulesets.available())} (default koudian)")
+    pl.add_argument("--bot", default="greedy", help="how the bots play: greedy or random (default greedy)")
+    pl.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                    help="ruleset option of the table (repeatable), e.g. turn_timeout_ms=60000")
 
     dm = sub.add_parser("demo", help="bots play a few tables of each ruleset over gRPC")
     dm.add_argument("--tables", type=int, default=2, help="tables per ruleset")
@@ -88,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(serve(conf, services))
         except KeyboardInterrupt:
             return 130
-    if args.command in ("replay", "verify", "token", "play"):
+    if args.command in ("replay", "verify", "token", "play", "check-hand"):
         from services.config import settings
         from services.signing_key import signing_key
 
@@ -111,6 +122,10 @@ def main(argv: list[str] | None = None) -> int:
         from clients.play import main as play_main
 
         return play_main(args)
+    if args.command == "check-hand":
+        from clients.deals import main as check_hand_main
+
+        return check_hand_main(args)
     if args.command == "demo":
         from clients.demo import main as demo_main
 

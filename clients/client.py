@@ -6,15 +6,19 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import secrets
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
 from google.protobuf import struct_pb2
 
+from clients.deals import DealFollower, strict
 from engine import rulesets
+from engine.core import fairness
+from engine.deal_check import HandCheck
 from protocol import wire
 from qipai.v1 import (
     actions_pb2,
@@ -59,6 +63,7 @@ class Player:
     chan: grpc.aio.Channel
     token: str
     player_id: str = ""
+    nonces: dict[str, bytes] = field(default_factory=dict)  # fair deals: commitment -> nonce
 
     @classmethod
     async def guest(cls, chan: grpc.aio.Channel, name: str) -> Player:
@@ -91,10 +96,21 @@ class Player:
             req.seat = seat
         return await self.game.Join(req, metadata=self.metadata)
 
-    async def ready(self, table_id: str, request_id: str | None = None) -> game_pb2.TableResponse:
-        return await self.game.Ready(
-            game_pb2.TableRequest(table_id=table_id, request_id=request_id or uuid.uuid4().hex),
-            metadata=self.metadata)
+    async def ready(self, table_id: str, request_id: str | None = None,
+                    commit: bool = False) -> game_pb2.TableResponse:
+        """Ready for the next hand; with `commit`, adding a fresh nonce of this player's to the
+        deal (then something must `reveal` it when the table asks: `play_seat` does)."""
+        req = game_pb2.TableRequest(table_id=table_id, request_id=request_id or uuid.uuid4().hex)
+        if commit:
+            nonce = secrets.token_bytes(fairness.NONCE_BYTES)
+            req.nonce_commitment = fairness.nonce_commitment(nonce)
+            self.nonces[req.nonce_commitment] = nonce
+        return await self.game.Ready(req, metadata=self.metadata)
+
+    async def reveal(self, table_id: str, nonce: bytes) -> game_pb2.TableResponse:
+        """Reveal the nonce this player committed to, once the table sent DealCommitted."""
+        return await _persisting(self.game.Ready, game_pb2.TableRequest(
+            table_id=table_id, request_id=uuid.uuid4().hex, nonce=nonce), metadata=self.metadata)
 
     async def view(self, table_id: str) -> game_pb2.ViewResponse:
         return await self.game.GetView(game_pb2.TableRequest(table_id=table_id), metadata=self.metadata)
@@ -113,11 +129,12 @@ class Player:
                                metadata=self.metadata)
 
 
-async def seat_players(players: list[Player], table_id: str) -> None:
-    """Everyone sits (in list order: player i takes seat i) and declares ready."""
+async def seat_players(players: list[Player], table_id: str, commit: bool = False) -> None:
+    """Everyone sits (in list order: player i takes seat i) and declares ready (with `commit`,
+    each with a nonce: `play_seat` reveals it)."""
     for i, p in enumerate(players):
         await p.join(table_id, i)
-    await asyncio.gather(*(p.ready(table_id) for p in players))
+    await asyncio.gather(*(p.ready(table_id, commit=commit) for p in players))
 
 
 Ack = Callable[[str, game_pb2.TableResponse, float], None]
@@ -144,7 +161,8 @@ async def _persisting(call: Callable[..., Any], *args: Any, **kwargs: Any) -> An
 
 async def play_seat(player: Player, table_id: str, bot: str = "greedy", seed: int = 0,
                     hands: int = 1, idle_s: float = 2.0, on_ack: Ack | None = None,
-                    pace_s: float = 0.0, stop: asyncio.Event | None = None) -> int:
+                    pace_s: float = 0.0, stop: asyncio.Event | None = None,
+                    on_deal: Callable[[HandCheck], None] = strict) -> int:
     """Act for this player's seat with a bot until `hands` hands have ended (or the match is
     over, or `stop` is set); returns how many actions it sent. Like a real client it learns its
     view from its Watch stream (asking GetView only at the start, after a rejected action, and
@@ -153,6 +171,10 @@ async def play_seat(player: Player, table_id: str, bot: str = "greedy", seed: in
     (its id, the reply, the seconds it took); `pace_s` is a mean think time: the seat acts half
     to one and a half times that long after it learns of a decision (a human pace for load
     tests; never all seats of all tables in step).
+
+    Fair deals (docs/fairness.md): the seat commits a fresh nonce with each Ready, reveals it
+    when the table asks, and checks every hand's deal when it ends; `on_deal` hears of each
+    check (by default a mismatch raises DealMismatch).
 
     Actions are not pinned to the version they were decided on: the server checks that each is
     legal when it arrives, and a pinned version would make simultaneous answers (every seat
@@ -164,8 +186,9 @@ async def play_seat(player: Player, table_id: str, bot: str = "greedy", seed: in
     choose = rs.bots[bot]
     latest = reply
     news = asyncio.Event()
-    seen = reply.version
+    seen = 0  # from the start: the deal checks need the table's options and commitments
     heard = loop.time()  # when the stream last brought anything
+    deals = DealFollower(reply.seat, player.nonces, lambda n: player.reveal(table_id, n), on_deal)
 
     async def pump() -> None:
         # A stream that breaks (its node died or drained) resumes from the last version seen.
@@ -175,6 +198,7 @@ async def play_seat(player: Player, table_id: str, bot: str = "greedy", seed: in
             try:
                 async for update in stream:
                     seen, heard = update.version, loop.time()
+                    deals.update(update)
                     if update.HasField("view") and update.view.version > latest.version:
                         latest = update.view
                         news.set()
@@ -203,7 +227,7 @@ async def play_seat(player: Player, table_id: str, bot: str = "greedy", seed: in
                 ended += 1
                 if ended >= hands:
                     break
-                await _persisting(player.ready, table_id, uuid.uuid4().hex)
+                await _persisting(player.ready, table_id, uuid.uuid4().hex, commit=True)
             in_hand = reply.status == "in_hand"
             # A view older than this seat's last acknowledged action (one still in flight when
             # it acted) offers a decision already spent.

@@ -30,17 +30,18 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _wait_healthy(address: str, timeout: float = 30) -> None:
+def _wait_healthy(address: str, server: subprocess.Popen[bytes], timeout: float = 30) -> None:
     deadline = time.monotonic() + timeout
     with grpc.insecure_channel(address) as chan:
         stub = health_pb2_grpc.HealthStub(chan)
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and server.poll() is None:
             try:
                 if stub.Check(health_pb2.HealthCheckRequest(), timeout=1).status == 1:
                     return
             except grpc.RpcError:
                 time.sleep(0.2)
-    raise TimeoutError(f"the server at {address} did not start")
+    raise TimeoutError(f"the demo's server did not start at {address} (is something else "
+                       "listening there? QIPAI_GRPC_ADDR chooses the address)")
 
 
 async def play_tables(address: str, per_ruleset: int, secret: str) -> list[dict[str, Any]]:
@@ -71,8 +72,8 @@ async def play_tables(address: str, per_ruleset: int, secret: str) -> list[dict[
 
 def main(args: Any) -> int:
     """Run the demo; the server keeps running (for replays) until Ctrl-C unless --exit."""
-    port = _free_port()
-    address = f"127.0.0.1:{port}"
+    # QIPAI_GRPC_ADDR as for every other command; unset, a free port (`make run` may hold 50051).
+    address = os.environ.get("QIPAI_GRPC_ADDR") or f"127.0.0.1:{_free_port()}"
     env = dict(os.environ)
     env.setdefault("QIPAI_DATABASE_URL", "sqlite:///var/demo.sqlite3")
     env["QIPAI_GRPC_ADDR"] = address
@@ -80,7 +81,11 @@ def main(args: Any) -> int:
     secret = env.setdefault("QIPAI_TOKEN_SECRET", "dev-insecure-secret")
     server = subprocess.Popen([sys.executable, "-m", "cli", "serve"], env=env)
     try:
-        _wait_healthy(address)
+        try:
+            _wait_healthy(address, server)
+        except TimeoutError as exc:
+            print(f"qipai demo: {exc}", file=sys.stderr)
+            return 1
         results = asyncio.run(play_tables(address, args.tables, secret))
         print(f"\n{'ruleset':<9} {'table':<24} {'events':>6}  {'verified':<8} scores")
         for r in results:

@@ -60,19 +60,20 @@ def timeline(records: list[admin_pb2.ReplayStep], show_hands: bool = True) -> li
         actor = meta.get("actor", "") if "command" in meta else ""
         lines.append(f"#{step.version:>4}  {step.type:<28} {actor:<18} {describe(ev, data)}")
         lines.extend(fan_lines(ev))
-        last_of_command = i + 1 == len(records) or "command" in json.loads(records[i + 1].metadata_json)
-        if not (show_hands and last_of_command and state.exists):
+        if not (show_hands and state.exists):
             continue
         rs = state.rules
-        if rs.status(state.game) is Status.IN_HAND:
-            for seat in range(len(state.seats)):
-                hand = getattr(rs.view(state.game, seat), "hand", ())
-                lines.append(f"        seat {seat} ({state.seats[seat] or '-'}): {' '.join(map(str, hand))}")
+        # The hand's end may be followed by more events of its command (the deal's reveal).
         result = rs.hand_result(state.game)
         if result is not None and rs.status(state.game) is not Status.IN_HAND and step.type.endswith("HandEnded"):
             lines.append(f"        settlement: {result.outcome}, {result.points} points, "
                          f"scores {' '.join(f'{d:+d}' for d in result.deltas)}")
             lines.extend(f"          {line}" for line in result.explanation)
+        last_of_command = i + 1 == len(records) or "command" in json.loads(records[i + 1].metadata_json)
+        if last_of_command and rs.status(state.game) is Status.IN_HAND:
+            for seat in range(len(state.seats)):
+                hand = getattr(rs.view(state.game, seat), "hand", ())
+                lines.append(f"        seat {seat} ({state.seats[seat] or '-'}): {' '.join(map(str, hand))}")
     return lines
 
 
@@ -82,6 +83,10 @@ async def _replay(args: Any) -> int:
         admin = admin_player(chan, args.token_secret)
         steps = [s async for s in admin.admin.Replay(admin_pb2.ReplayRequest(table_id=table_id),
                                                       metadata=admin.metadata)]
+    if steps and first > steps[-1].version:
+        print(f"qipai replay: {table_id} has {steps[-1].version} events; --from {first} is past its end",
+              file=sys.stderr)
+        return 1
     lines = timeline(steps, show_hands)
     last = last or 10**12
     print("\n".join(text for owner, text in zip(_owners(lines), lines, strict=True) if first <= owner <= last))
@@ -105,7 +110,8 @@ async def _verify(args: Any) -> int:
         result = await admin.admin.Verify(admin_pb2.VerifyRequest(table_id=table_id), metadata=admin.metadata)
     if result.ok:
         print(f"{table_id}: OK — {result.commands_checked} commands re-run, {result.events_checked} "
-              f"events identical, {result.decks_checked} revealed deck(s) match their commitments")
+              f"events identical, {result.decks_checked} revealed deck(s) match their commitments, "
+              f"{result.deals_checked} fair deal(s) recomputed from seed and nonces")
         return 0
     print(f"{table_id}: MISMATCH")
     for problem in result.problems:
@@ -123,7 +129,22 @@ def _run(coro: Any, address: str) -> int:
 
 def replay_main(args: Any) -> int:
     """`qipai replay TABLE_ID [--from N --to N] [--no-hands]`."""
+    problem = window_problem(args.first, args.last)
+    if problem:
+        print(f"qipai replay: {problem}", file=sys.stderr)
+        return 2
     return _run(_replay(args), args.grpc_addr)
+
+
+def window_problem(first: int, last: int) -> str | None:
+    """What is wrong with a `--from first --to last` window (`last` 0: to the end), if anything."""
+    if first < 1:
+        return f"--from {first}: event versions start at 1"
+    if last < 0:
+        return f"--to {last}: event versions start at 1 (0 or no --to: to the end)"
+    if last and first > last:
+        return f"--from {first} is after --to {last}: nothing to show"
+    return None
 
 
 def verify_main(args: Any) -> int:

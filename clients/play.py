@@ -1,36 +1,36 @@
 """`qipai play`: sit at a table in the terminal against bots.
 
-You take seat 0 of a new table; bots take the other seats in this process. Each turn shows your
-hand, what is public, and your legal actions numbered: answer with a number, or type an action in
-the scenario form (`discard 5m`, `pong 7p`, `play ♠A ♠A`, `bid ♥7`). A rejected action prints the
-rule's reason; Ctrl-D or `quit` leaves.
+You take seat 0 of a new table; bots take the other seats in this process. The table's events
+scroll by as they happen (who discarded what, who played which cards, each hand's result with
+its score's factors); at each of your decisions you see your hand, what is public, your legal
+actions numbered and the time left before the server plays for you (托管). Answer with a number,
+or type an action in the scenario form (`discard 5m`, `pong 7p`, `play ♠A ♠A`, `bid ♥7`). A
+rejected action prints the rule's reason; Ctrl-D or `quit` leaves.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
+import threading
+import time
+from collections.abc import Callable
 from typing import Any
 
 import grpc
 from grpc_status import rpc_status
 
 from clients.client import Player, channel, engine_view, play_seat
+from clients.deals import follow_deals
+from clients.screen import Screen, action
+from clients.selfplay import parse_options
 from engine import rulesets
-from engine.core.messages import message_to_json
 from protocol import wire
 from qipai.v1 import common_pb2
 
-FIELDS_SHOWN = 8  # how many public fields of the view to print besides the hand
-
-
-def render_action(cmd: Any) -> str:
-    """A command as a player would say it: `discard 5m`, `play ♠A ♠A`."""
-    data = message_to_json(cmd)
-    name = wire._snake(data["type"].partition(".")[2]).replace("_", " ")
-    args = [" ".join(v) if isinstance(v, list) else str(v)
-            for k, v in data["data"].items() if k != "seat" and v is not None]
-    return " ".join([name, *args])
+SEATS_NAMES = ("you", "bot1", "bot2", "bot3", "bot4")
+WARN_S = 5  # seconds before a deadline when the player is reminded of it
 
 
 def parse_typed(rs: Any, seat: int, text: str) -> Any:
@@ -43,80 +43,166 @@ def parse_typed(rs: Any, seat: int, text: str) -> Any:
     return rs.parse_command(spec)
 
 
-def show(reply: Any, rs: Any, view: Any) -> None:
-    print(f"\n— table {reply.table_id} v{reply.version} — you are seat {reply.seat} — {reply.status}")
-    hand = getattr(view, "hand", ())
-    print("your hand:", " ".join(map(str, hand)) or "(none)")
-    shown = 0
-    for name in view.__dataclass_fields__:
-        value = getattr(view, name)
-        # A tile or card may equal 0 as a number (1m is tile 0): only a plain 0 is "nothing".
-        empty = value is None or value in ((), "") or (type(value) is int and value == 0)
-        if name in ("hand", "options", "seat") or empty or shown >= FIELDS_SHOWN:
-            continue
-        text = " ".join(map(str, value)) if isinstance(value, tuple) else str(value)
-        print(f"  {name}: {text[:100]}")
-        shown += 1
+class _Lines:
+    """Lines typed at the terminal, read by a thread of their own so the table keeps moving
+    while the player thinks; None once the input ends."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self._loop = loop
+        threading.Thread(target=self._read, name="qipai-play-input", daemon=True).start()
+
+    def _read(self) -> None:
+        for line in sys.stdin:
+            self._loop.call_soon_threadsafe(self.queue.put_nowait, line.rstrip("\n"))
+        self._loop.call_soon_threadsafe(self.queue.put_nowait, None)
 
 
-async def _play(address: str, ruleset: str, bot: str) -> int:
+async def _play(address: str, ruleset: str, bot: str, options: dict[str, Any],
+                say: Callable[[str], None]) -> int:
     rs = rulesets.get(ruleset)
-    seats = rs.seats(rs.options({}))
+    seats = rs.seats(rs.options(options))
     async with channel(address) as chan:
         me = await Player.guest(chan, "you")
-        table_id = (await me.create_table(ruleset)).table_id
+        table_id = (await me.create_table(ruleset, options)).table_id
         bots = [await Player.guest(chan, f"bot{i}") for i in range(1, seats)]
         await me.join(table_id, 0)
         for i, b in enumerate(bots, start=1):
             await b.join(table_id, i)
-        tasks = [asyncio.create_task(play_seat(b, table_id, bot, seed=i, hands=10**6)) for i, b in enumerate(bots)]
+        tasks: list[asyncio.Task[Any]] = [asyncio.create_task(play_seat(b, table_id, bot, seed=i, hands=10**6))
+                 for i, b in enumerate(bots)]
         for b in bots:
-            await b.ready(table_id)
-        await me.ready(table_id)
-        loop = asyncio.get_running_loop()
+            await b.ready(table_id, commit=True)
+        # Every hand's deal is checked at its end from your own Watch events (docs/fairness.md).
+        tasks.append(asyncio.create_task(follow_deals(
+            me, table_id, 0, lambda check: say(f"  {'✓' if check.ok else '✗'} {check}"))))
+        await me.ready(table_id, commit=True)
+        say(f"table {table_id}: you are seat 0; {', '.join(f'bot{i}' for i in range(1, seats))} "
+            f"({bot} bots) take the other seats")
         try:
-            while True:
-                reply = await me.view(table_id)
-                if reply.status == "match_over":
-                    print("the match is over")
-                    return 0
-                if reply.status == "waiting_for_hand":
-                    await me.ready(table_id)
-                    await asyncio.sleep(0.3)
-                    continue
-                if not reply.legal_actions:
-                    await asyncio.sleep(0.3)
-                    continue
-                view = engine_view(rs, reply)
-                legal = [wire.action_to_command(a, reply.seat) for a in reply.legal_actions]
-                show(reply, rs, view)
-                for n, cmd in enumerate(legal, start=1):
-                    print(f"  [{n}] {render_action(cmd)}")
-                text = await loop.run_in_executor(None, _ask)
-                if text is None or text.strip() == "quit":
-                    return 0
-                try:
-                    if text.strip().isdigit():
-                        if not 1 <= int(text) <= len(legal):
-                            raise ValueError(f"no such choice: pick 1 to {len(legal)}")
-                        cmd = legal[int(text) - 1]
-                    else:
-                        cmd = parse_typed(rs, reply.seat, text)
-                    await me.act(table_id, wire.command_to_action(cmd), expected_version=reply.version)
-                except (ValueError, KeyError) as exc:
-                    print(f"  ✗ {exc}")
-                except grpc.aio.AioRpcError as err:
-                    print(f"  ✗ {_reason(err)}")
+            return await _session(me, table_id, rs, Screen(ruleset, 0, SEATS_NAMES[:seats]), say)
         finally:
             for t in tasks:
                 t.cancel()
 
 
-def _ask() -> str | None:
+async def _session(me: Player, table_id: str, rs: Any, screen: Screen, say: Callable[[str], None]) -> int:
+    loop = asyncio.get_running_loop()
+    lines = _Lines(loop)
+    updates: asyncio.Queue[Any] = asyncio.Queue()
+
+    async def pump() -> None:
+        async for update in me.watch(table_id, 0, with_views=True):
+            await updates.put(update)
+
+    pumping = asyncio.create_task(pump())
+    decision: Any = None  # the view whose legal actions are on screen
+    shown: list[str] = []
+    since = 0.0  # when that view arrived (for the countdown)
+    warned = False  # the countdown's last seconds were announced
     try:
-        return input("your move> ")
-    except EOFError:
-        return None
+        while True:
+            waits: set[asyncio.Future[Any]] = {asyncio.ensure_future(updates.get()), pumping}
+            if decision is not None:  # typed-ahead lines answer the next decision, not this wait
+                waits.add(asyncio.ensure_future(lines.queue.get()))
+            warn_in = None
+            if decision is not None and decision.deadline_ms > WARN_S * 1000 and not warned:
+                warn_in = max(0.0, since + decision.deadline_ms / 1000 - WARN_S - time.monotonic())
+            done, pending = await asyncio.wait(waits, timeout=warn_in, return_when=asyncio.FIRST_COMPLETED)
+            for task in pending:
+                if task is not pumping:
+                    task.cancel()
+            if not done:  # the countdown's last seconds: say so once
+                warned = True
+                say(f"  ⏱ {WARN_S} s left before the server plays for you")
+                say(_prompt(decision, since))
+                continue
+            if pumping in done:
+                pumping.result()  # the stream ended with an error: let it out
+                say("the table's stream ended")
+                return 1
+            for task in done:
+                result = task.result()
+                if result is None or isinstance(result, str):
+                    text = result
+                    if text is None or text.strip() == "quit":
+                        return 0
+                    if await _answer(me, table_id, rs, decision, text, say):
+                        decision, shown = None, []
+                    else:
+                        say(_prompt(decision, since))
+                    continue
+                update = result
+                for ev in update.events:
+                    for line in screen.event(ev.type, json.loads(ev.data_json)):
+                        say(line)
+                if not update.HasField("view"):
+                    continue
+                reply = update.view
+                if reply.status == "match_over":
+                    say("the match is over")
+                    return 0
+                if reply.status == "waiting_for_hand":
+                    decision, shown = None, []
+                    await me.ready(table_id, commit=True)
+                    say("ready for the next hand (quit or Ctrl-D to leave)")
+                    continue
+                legal = [action(wire.action_to_command(a, reply.seat)) for a in reply.legal_actions]
+                if not legal:
+                    decision, shown = None, []
+                    continue
+                decision, since, warned = reply, time.monotonic(), False
+                if legal != shown:  # a new decision (a daqi deal offers the same bids card after card)
+                    shown = legal
+                    for line in screen.view(reply, engine_view(rs, reply)):
+                        say(line)
+                    for n, text in enumerate(legal, start=1):
+                        say(f"  [{n}] {text}")
+                    say(_prompt(reply, since))
+    finally:
+        pumping.cancel()
+
+
+def _prompt(reply: Any, since: float) -> str:
+    if not reply.deadline_ms:
+        return "your move>"
+    left = max(0, round(reply.deadline_ms / 1000 - (time.monotonic() - since)))
+    return f"your move ({left} s left, then the server plays for you)>"
+
+
+async def _answer(me: Player, table_id: str, rs: Any, reply: Any, text: str,
+                  say: Callable[[str], None]) -> bool:
+    """Send the typed answer to `reply`'s decision; True when the server took it."""
+    legal = [wire.action_to_command(a, reply.seat) for a in reply.legal_actions]
+    try:
+        if text.strip().isdigit():
+            if not 1 <= int(text) <= len(legal):
+                raise ValueError(f"no such choice: pick 1 to {len(legal)}")
+            cmd = legal[int(text) - 1]
+        else:
+            cmd = parse_typed(rs, reply.seat, text)
+        version = reply.version
+        for _ in range(3):
+            try:
+                await me.act(table_id, wire.command_to_action(cmd), expected_version=version)
+                return True
+            except grpc.aio.AioRpcError as err:
+                if err.code() != grpc.StatusCode.ABORTED:
+                    raise
+            # Others moved first (every seat answers a bid window at once): the same answer
+            # still stands if the decision is still the same.
+            fresh = await me.view(table_id)
+            if cmd not in [wire.action_to_command(a, fresh.seat) for a in fresh.legal_actions]:
+                break
+            version = fresh.version
+        say("  ✗ the table moved on before your move arrived: look again")
+        return True
+    except (ValueError, KeyError) as exc:
+        # A KeyError's str() is its repr: show the message itself.
+        say(f"  ✗ {exc.args[0] if isinstance(exc, KeyError) and exc.args else exc}")
+    except grpc.aio.AioRpcError as err:
+        say(f"  ✗ {_reason(err)}")
+    return False
 
 
 def _reason(err: grpc.aio.AioRpcError) -> str:
@@ -128,10 +214,35 @@ def _reason(err: grpc.aio.AioRpcError) -> str:
     return err.details() or err.code().name
 
 
-def main(args: Any) -> int:
-    """`qipai play [--ruleset R] [--bot greedy|random]` against the server at QIPAI_GRPC_ADDR."""
+def ruleset_problem(name: str) -> str | None:
+    """Why `qipai play` cannot open a table of `name`, in one line; None when it can."""
     try:
-        return asyncio.run(_play(args.grpc_addr, args.ruleset, args.bot))
+        rulesets.get(name)
+    except rulesets.UnknownRuleset as exc:
+        return f"{exc}; playable: {', '.join(rulesets.available())}"
+    return None
+
+
+def main(args: Any) -> int:
+    """`qipai play [--ruleset R] [--bot B] [--option KEY=VALUE]` against QIPAI_GRPC_ADDR."""
+    problem = ruleset_problem(args.ruleset)
+    if problem is None and args.bot not in rulesets.get(args.ruleset).bots:
+        problem = f"unknown bot {args.bot!r}; choose {' or '.join(sorted(rulesets.get(args.ruleset).bots))}"
+    options: dict[str, Any] = {}
+    if problem is None:
+        try:
+            options = parse_options(getattr(args, "option", None) or [])
+        except ValueError as exc:
+            problem = str(exc)
+    if problem:
+        print(f"qipai play: {problem}", file=sys.stderr)
+        return 2
+
+    def say(line: str) -> None:
+        print(line, flush=True)
+
+    try:
+        return asyncio.run(_play(args.grpc_addr, args.ruleset, args.bot, options, say))
     except KeyboardInterrupt:
         return 130
     except grpc.aio.AioRpcError as err:

@@ -21,7 +21,8 @@ def play(ruleset_name: str, hands: int, seed: int, bot: str = "greedy", **more: 
     return summary
 
 
-def _parse_options(pairs: list[str]) -> dict[str, Any]:
+def parse_options(pairs: list[str]) -> dict[str, Any]:
+    """`KEY=VALUE` option overrides; a value is read as JSON when it can be (`30000`, `true`)."""
     out: dict[str, Any] = {}
     for pair in pairs:
         key, sep, raw = pair.partition("=")
@@ -40,7 +41,7 @@ def main(args: Any) -> int:
         print("qipai selfplay: --hands must be at least 1", file=sys.stderr)
         return 2
     try:
-        options = _parse_options(args.option)
+        options = parse_options(args.option)
         bar = _ProgressBar(args.hands) if sys.stderr.isatty() or not args.json else None
         summary = play(args.ruleset, args.hands, args.seed, args.bot, options=options,
                        progress=bar.update if bar else None)

@@ -10,7 +10,7 @@ plays every remaining decision with its timeout default (托管) until the hand 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine import rulesets
@@ -20,14 +20,16 @@ from engine.core.messages import encode, to_json
 from engine.driver import apply, fold
 
 SCENARIO_SALT = b"qipai-scenario"
-_KEYS = {"ruleset", "options", "deal", "actions", "finish", "description"}
+# `expect` is the clients' (clients/expectations.py): the engine runs the hand, the tool checks it.
+_KEYS = {"ruleset", "options", "deal", "actions", "finish", "description", "expect"}
 
 
 class ScenarioError(Exception):
-    """The scenario stopped: a bad file, or a scripted action the rules reject."""
+    """The scenario stopped: a bad file, or a scripted action the rules reject. A rejected
+    action keeps what happened before it: `played` (None for a bad file)."""
 
     def __init__(self, code: str, message: str, event_number: int | None = None,
-                 action_number: int | None = None) -> None:
+                 action_number: int | None = None, played: ScenarioResult | None = None) -> None:
         where = ""
         if action_number is not None:
             where = f"action {action_number}" + (f" (event {event_number})" if event_number else "")
@@ -35,13 +37,29 @@ class ScenarioError(Exception):
         super().__init__(f"{where}{code}: {message}")
         self.code, self.message = code, message
         self.event_number, self.action_number = event_number, action_number
+        self.played = played
 
 
 @dataclass
 class ScenarioResult:
+    """What a scenario did: every event, the final state and the hand's result (None while the
+    hand is still on), and the state after the deal and after each scripted action (`after[n]`)."""
+
     events: list[Any]
     state: Any
     result: HandResult | None
+    after: list[Any] = field(default_factory=list)
+
+    def seat_json(self, rs: Any, seat: int) -> dict[str, Any]:
+        """What `seat` saw: its events redacted as the server sends them, and its final view."""
+        events = []
+        for n, ev in enumerate(self.events, start=1):
+            seen = rs.redact(ev, seat)
+            if seen is not None:
+                name, _, data = encode(seen)
+                events.append({"n": n, "type": name, "data": data})
+        return {"seat": seat, "events": events, "view": to_json(rs.view(self.state, seat)),
+                "result": to_json(self.result)}
 
     def as_json(self) -> dict[str, Any]:
         events = []
@@ -81,7 +99,8 @@ def run_scenario(spec: Any) -> ScenarioResult:
     try:
         state = apply(rs, state, deal, log)
     except RuleViolation as exc:
-        raise ScenarioError(exc.code, exc.message, len(log) + 1, 0) from None
+        raise ScenarioError(exc.code, exc.message, len(log) + 1, 0, ScenarioResult(log, state, None)) from None
+    after = [state]
     for number, action in enumerate(actions, start=1):
         if not isinstance(action, dict):
             raise ScenarioError("bad_action", "each action is a JSON object", None, number)
@@ -96,7 +115,9 @@ def run_scenario(spec: Any) -> ScenarioResult:
             try:
                 state = apply(rs, state, cmd, log)
             except RuleViolation as exc:
-                raise ScenarioError(exc.code, exc.message, len(log) + 1, number) from None
+                played = ScenarioResult(log, state, None, after)
+                raise ScenarioError(exc.code, exc.message, len(log) + 1, number, played) from None
+        after.append(state)
     if finish == "defaults":
         while rs.status(state) is Status.IN_HAND:
             deadline = rs.deadline(state)
@@ -104,4 +125,4 @@ def run_scenario(spec: Any) -> ScenarioResult:
                 raise ScenarioError("stuck", "the hand owes no decision but has not ended")
             state = apply(rs, state, next(iter(deadline.defaults.values())), log)
     result = rs.hand_result(state) if rs.status(state) is not Status.IN_HAND else None
-    return ScenarioResult(log, state, result)
+    return ScenarioResult(log, state, result, after)

@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 from engine import rulesets
+from engine.core import fairness
 from engine.core.contract import AnyRuleset, StartHand, Status
 from engine.core.errors import RuleViolation
 from engine.core.messages import command, event, to_json, type_name
@@ -46,9 +47,16 @@ class Leave:
 
 @command("table.Ready")
 class Ready:
+    """Ready for the next hand; with `nonce_commitment` the seat adds its entropy to the deal, and
+    a second Ready with `nonce` reveals it (docs/fairness.md). `fair` is False only in commands
+    recorded before the fair-deal protocol: they deal from `seed` directly, as they did then."""
+
     player_id: str
     seed: bytes
     salt: bytes
+    nonce_commitment: str = ""
+    nonce: bytes = b""
+    fair: bool = False
 
 
 @command("table.Act")
@@ -71,6 +79,7 @@ class Timeout:
     version: int
     seed: bytes
     salt: bytes
+    fair: bool = False  # as in Ready
 
 
 # --- events ----------------------------------------------------------------------------------
@@ -120,6 +129,179 @@ class AutoPlaySet:
     on: bool
 
 
+# --- fair deals (docs/fairness.md) ---------------------------------------------------------
+
+
+@event("table.NonceCommitted")
+class NonceCommitted:
+    """A seat's commitment to its nonce for the next hand, sent with its Ready."""
+
+    seat: int
+    commitment: str
+
+
+@event("table.DealCommitted")
+class DealCommitted:
+    """The next hand is due: the server is bound to `server_commitment` = sha256(seed || salt) and
+    waits for the nonces behind `commitments` (per seat, "": none). `seed` and `salt` stay on
+    the server until the hand ends: every seat gets this event with them emptied (`redact`)."""
+
+    hand: int
+    server_commitment: str
+    commitments: tuple[str, ...]
+    seed: bytes | None
+    salt: bytes | None
+
+
+@event("table.NonceRevealed")
+class NonceRevealed:
+    seat: int
+    nonce: bytes
+
+
+@event("table.NonceWithheld")
+class NonceWithheld:
+    """The seat did not reveal its nonce in time: the server's nonce for the seat stands in."""
+
+    seat: int
+
+
+@event("table.DealRevealed")
+class DealRevealed:
+    """The hand ended: everything a seat needs to recompute its deck. `server_nonce_seats` are
+    the seats whose nonce the server derived (no commitment, or withheld)."""
+
+    hand: int
+    seed: bytes
+    salt: bytes
+    nonces: tuple[bytes, ...]
+    server_nonce_seats: tuple[int, ...]
+
+
+@event("table.DealAbandoned")
+class DealAbandoned:
+    """A player left while the deal waited for nonces: the hand waits for a full table again,
+    and a new commitment. The abandoned seed is never used."""
+
+    hand: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class AwaitingReveals:
+    """Between DealCommitted and the deal: the committed seats' nonces as they come in."""
+
+    hand: int
+    seed: bytes
+    salt: bytes
+    commitments: tuple[str, ...]
+    nonces: tuple[bytes | None, ...]
+    withheld: frozenset[int] = frozenset()
+
+    def missing(self) -> list[int]:
+        return [s for s, c in enumerate(self.commitments)
+                if c and self.nonces[s] is None and s not in self.withheld]
+
+    def final_nonces(self) -> tuple[tuple[bytes, ...], tuple[int, ...]]:
+        """Each seat's nonce for the deck seed, and the seats whose nonce the server derived."""
+        derived = tuple(s for s, n in enumerate(self.nonces) if n is None)
+        nonces = tuple(n if n is not None else fairness.server_nonce(self.seed, s)
+                       for s, n in enumerate(self.nonces))
+        return nonces, derived
+
+
+def redact(ev: Any, seat: int | None) -> Any:
+    """A table event as `seat` may see it: the server's seed and salt only once the hand ended."""
+    if isinstance(ev, DealCommitted):
+        return dataclasses.replace(ev, seed=None, salt=None)
+    return ev
+
+
+def _hand_due(table: Table, seed: bytes, salt: bytes, fair: bool,
+              commitments: tuple[str, ...]) -> list[Any]:
+    """The next hand is due: commit to the server's seed, then deal once the nonces are in."""
+    if not fair or (table.fixed_deal and table.hands_started == 0):
+        return _start_hand(table, seed, salt)
+    committed = DealCommitted(table.hands_started + 1, fairness.server_commitment(seed, salt),
+                              commitments, seed, salt)
+    pending = _awaiting(committed)
+    return [committed, *(_deal(table, pending) if not pending.missing() else [])]
+
+
+def _awaiting(ev: DealCommitted) -> AwaitingReveals:
+    assert ev.seed is not None and ev.salt is not None, "the table's stream holds the secrets"
+    return AwaitingReveals(ev.hand, ev.seed, ev.salt, ev.commitments, (None,) * len(ev.commitments))
+
+
+def _deal(table: Table, pending: AwaitingReveals) -> list[Any]:
+    nonces, _ = pending.final_nonces()
+    return _start_hand(table, fairness.deck_seed(pending.seed, nonces), pending.salt)
+
+
+def _abandoned(table: Table) -> list[Any]:
+    return [DealAbandoned(table.deal.hand)] if isinstance(table.deal, AwaitingReveals) else []
+
+
+def _reveal(table: Table, seat: int, nonce: bytes) -> list[Any]:
+    pending = table.deal
+    if not isinstance(pending, AwaitingReveals) or seat in pending.withheld:
+        return []  # too late: the deal went on with the server's nonce for this seat
+    if not pending.commitments[seat] or pending.nonces[seat] is not None:
+        return []
+    if fairness.nonce_commitment(nonce) != pending.commitments[seat]:
+        raise RuleViolation("wrong_nonce", "this nonce does not match the commitment your seat "
+                                           "sent with Ready (sha256 of the nonce)")
+    pending = dataclasses.replace(pending, nonces=_put(pending.nonces, seat, nonce))
+    return [NonceRevealed(seat, nonce), *(_deal(table, pending) if not pending.missing() else [])]
+
+
+def _withhold(table: Table, pending: AwaitingReveals) -> list[Any]:
+    """The reveal deadline passed: server nonces for the missing seats, and deal."""
+    missing = pending.missing()
+    pending = dataclasses.replace(pending, withheld=pending.withheld | set(missing))
+    return [*(NonceWithheld(s) for s in missing), *_deal(table, pending)]
+
+
+def _revealed_at_hand_end(table: Table, events: list[Any]) -> list[Any]:
+    """DealRevealed after the events that end a fairly dealt hand (whatever command ended it)."""
+    reveal = table.deal
+    if not isinstance(reveal, DealRevealed) or not events or table.status is not Status.IN_HAND:
+        return []
+    rs, game = table.rules, table.game
+    for ev in events:
+        if not is_table_event(ev):
+            game = rs.evolve(game, ev)
+    if rs.status(game) is Status.IN_HAND:
+        return []
+    return [reveal]
+
+
+def _evolve_fair(table: Table, ev: Any) -> Table:
+    if isinstance(ev, NonceCommitted):
+        return dataclasses.replace(table, commitments=_put(table.commitments, ev.seat, ev.commitment))
+    if isinstance(ev, DealCommitted):
+        return dataclasses.replace(table, deal=_awaiting(ev), commitments=("",) * len(table.seats))
+    deal = table.deal
+    if isinstance(ev, NonceRevealed) and isinstance(deal, AwaitingReveals):
+        return dataclasses.replace(table, deal=dataclasses.replace(
+            deal, nonces=_put(deal.nonces, ev.seat, ev.nonce)))
+    if isinstance(ev, NonceWithheld) and isinstance(deal, AwaitingReveals):
+        return dataclasses.replace(table, deal=dataclasses.replace(deal, withheld=deal.withheld | {ev.seat}))
+    if isinstance(ev, DealRevealed | DealAbandoned):
+        return dataclasses.replace(table, deal=None)
+    return table
+
+
+_FAIR_EVENTS = (NonceCommitted, DealCommitted, NonceRevealed, NonceWithheld, DealRevealed, DealAbandoned)
+
+
+def _dealt(deal: AwaitingReveals | DealRevealed | None) -> AwaitingReveals | DealRevealed | None:
+    """The deal once the hand started: its awaited nonces become final."""
+    if not isinstance(deal, AwaitingReveals):
+        return deal
+    nonces, derived = deal.final_nonces()
+    return DealRevealed(deal.hand, deal.seed, deal.salt, nonces, derived)
+
+
 # --- state -----------------------------------------------------------------------------------
 
 
@@ -132,6 +314,10 @@ class Table:
     private: bool = True
     fixed_deal: str = ""
     seats: tuple[str | None, ...] = ()
+    commitments: tuple[str, ...] = ()  # each seat's nonce commitment for the next hand ("": none)
+    # The fair deal under way (docs/fairness.md): its nonces coming in, then, once dealt, the
+    # reveal the hand's end will publish.
+    deal: AwaitingReveals | DealRevealed | None = None
     ready: frozenset[int] = frozenset()
     auto: frozenset[int] = frozenset()
     streaks: tuple[int, ...] = ()
@@ -178,6 +364,11 @@ def _ruleset(name: str) -> AnyRuleset:
 
 def decide(table: Table, cmd: Any) -> list[Any]:
     """The events `cmd` causes at `table` (empty: nothing to do); raises RuleViolation."""
+    events = _decide(table, cmd)
+    return events + _revealed_at_hand_end(table, events)
+
+
+def _decide(table: Table, cmd: Any) -> list[Any]:
     if isinstance(cmd, CreateTable):
         return _create(table, cmd)
     if not table.exists:
@@ -241,24 +432,33 @@ def _sit(table: Table, cmd: Sit) -> list[Any]:
 def _leave(table: Table, cmd: Leave) -> list[Any]:
     seat = table.seat_of(cmd.player_id)
     if seat is None:
-        return []
+        raise RuleViolation("not_seated", "you are not seated at this table: there is nothing to leave")
     # Mid-hand the seat stays in the game and the server plays it; between hands it simply frees.
-    return [PlayerLeft(seat, cmd.player_id)]
+    return [PlayerLeft(seat, cmd.player_id), *_abandoned(table)]
 
 
 def _ready(table: Table, cmd: Ready) -> list[Any]:
     seat = table.seat_of(cmd.player_id)
     if seat is None:
         raise RuleViolation("not_seated", "sit down at the table first")
+    if cmd.nonce:
+        return _reveal(table, seat, cmd.nonce)
+    if cmd.nonce_commitment and not fairness.is_commitment(cmd.nonce_commitment):
+        raise RuleViolation("bad_nonce_commitment",
+                            "a nonce commitment is the sha256 of the nonce as 64 lowercase hex digits")
     status = table.status
     if status is Status.MATCH_OVER:
         raise RuleViolation("match_over", "this table's match is over")
-    if status is Status.IN_HAND or seat in table.ready:
+    if status is Status.IN_HAND or seat in table.ready or table.deal is not None:
         return []
     events: list[Any] = [PlayerReady(seat)]
+    commitments = table.commitments
+    if cmd.nonce_commitment:
+        events.append(NonceCommitted(seat, cmd.nonce_commitment))
+        commitments = _put(commitments, seat, cmd.nonce_commitment)
     ready = table.ready | {seat}
     if all(p is not None for p in table.seats) and len(ready) == len(table.seats):
-        events += _start_hand(table, cmd.seed, cmd.salt)
+        events += _hand_due(table, cmd.seed, cmd.salt, cmd.fair, commitments)
     return events
 
 
@@ -293,10 +493,12 @@ def _timeout(table: Table, cmd: Timeout) -> list[Any]:
         return []  # the table moved on: that deadline no longer exists
     status = table.status
     if status is Status.WAITING_FOR_HAND:
+        if isinstance(table.deal, AwaitingReveals):
+            return _withhold(table, table.deal)
         # Between hands the next one starts on time; the very first waits for everyone's Ready.
         if table.hands_started == 0 or any(p is None for p in table.seats):
             return []
-        return _start_hand(table, cmd.seed, cmd.salt)
+        return _hand_due(table, cmd.seed, cmd.salt, cmd.fair, table.commitments)
     if status is not Status.IN_HAND:
         return []
     rs = table.rules
@@ -336,13 +538,15 @@ def evolve(table: Table, ev: Any) -> Table:
         options = rs.options(ev.options)
         n = rs.seats(options)
         return Table(ev.table_id, ev.ruleset, options, ev.created_by, ev.private, ev.fixed_deal,
-                     seats=(None,) * n, streaks=(0,) * n, game=rs.initial(), version=version)
+                     seats=(None,) * n, commitments=("",) * n, streaks=(0,) * n,
+                     game=rs.initial(), version=version)
     if isinstance(ev, PlayerSeated):
         return dataclasses.replace(table, seats=_put(table.seats, ev.seat, ev.player_id),
                                    auto=table.auto - {ev.seat}, version=version)
     if isinstance(ev, PlayerLeft):
         return dataclasses.replace(table, seats=_put(table.seats, ev.seat, None),
-                                   ready=table.ready - {ev.seat}, version=version)
+                                   ready=table.ready - {ev.seat},
+                                   commitments=_put(table.commitments, ev.seat, ""), version=version)
     if isinstance(ev, PlayerReady):
         return dataclasses.replace(table, ready=table.ready | {ev.seat}, version=version)
     if isinstance(ev, SeatTimedOut):
@@ -354,11 +558,13 @@ def evolve(table: Table, ev: Any) -> Table:
         auto = table.auto | {ev.seat} if ev.on else table.auto - {ev.seat}
         return dataclasses.replace(table, auto=auto, streaks=_put(table.streaks, ev.seat, 0),
                                    version=version)
+    if isinstance(ev, _FAIR_EVENTS):
+        return dataclasses.replace(_evolve_fair(table, ev), version=version)
     rs = table.rules
     before = rs.status(table.game)
     game = rs.evolve(table.game, ev)
     if before is not Status.IN_HAND and rs.status(game) is Status.IN_HAND:
-        return dataclasses.replace(table, game=game, ready=frozenset(),
+        return dataclasses.replace(table, game=game, ready=frozenset(), deal=_dealt(table.deal),
                                    hands_started=table.hands_started + 1, version=version)
     return dataclasses.replace(table, game=game, version=version)
 

@@ -66,11 +66,18 @@ def checked(secret: str, token: str, now: float | None = None) -> tuple[Identity
         raise InvalidToken("bad token signature")
     try:
         data = json.loads(_unb64(claims))
-        player_id, role, exp = str(data["sub"]), str(data["role"]), int(data["exp"])
-    except (ValueError, KeyError, TypeError):
+        player_id, role, exp = data["sub"], data["role"], int(data["exp"])
+    except (ValueError, KeyError, TypeError, OverflowError):  # OverflowError: "exp": 1e400
         raise InvalidToken("malformed token claims") from None
+    if not isinstance(player_id, str) or not player_id:
+        raise InvalidToken("malformed token claims: 'sub' must be a non-empty string")
+    if not isinstance(role, str):
+        raise InvalidToken("malformed token claims: 'role' must be a string")
     if exp < (time.time() if now is None else now):
         raise InvalidToken("token expired: log in again")
     if role not in (PLAYER, ADMIN):
         raise InvalidToken("unknown role in token")
-    return Identity(player_id, role, str(data.get("name", ""))), exp
+    name = data.get("name", "")
+    if not isinstance(name, str):
+        raise InvalidToken("malformed token claims: 'name' must be a string")
+    return Identity(player_id, role, name), exp

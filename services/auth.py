@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextvars
 import time
+import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
@@ -21,8 +22,33 @@ from protocol.tokens import (
     verify,
 )
 
-__all__ = ["ADMIN", "PLAYER", "TOKEN_TTL_S", "AuthInterceptor", "Identity", "InvalidToken", "current",
-           "issue", "verify"]
+__all__ = ["ADMIN", "PLAYER", "TOKEN_TTL_S", "AuthInterceptor", "Identity", "InvalidName", "InvalidToken",
+           "current", "guest_name", "issue", "verify"]
+
+MAX_NAME_LENGTH = 32
+_UNSHOWABLE = {"Cc", "Cs", "Co", "Cn"}  # controls, lone surrogates, private use, unassigned
+_BIDI_CONTROLS = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+class InvalidName(ValueError):
+    """A display name a player cannot be shown under; the message says why."""
+
+
+def guest_name(name: str) -> str:
+    """`name` without surrounding spaces, if it is fit to show other players; raises InvalidName.
+
+    Control characters are refused: a NUL, an escape sequence or a newline in a name would
+    rewrite other players' terminals and logs; so are bidirectional overrides, which reorder
+    what follows them. Other format characters stay (the joiner inside an emoji).
+    """
+    name = name.strip()
+    if not 1 <= len(name) <= MAX_NAME_LENGTH:
+        raise InvalidName(f"a name is 1 to {MAX_NAME_LENGTH} characters")
+    bad = next((c for c in name if unicodedata.category(c) in _UNSHOWABLE or c in _BIDI_CONTROLS), None)
+    if bad is not None:
+        raise InvalidName(f"a name cannot contain control characters (found U+{ord(bad):04X})")
+    return name
+
 
 # Methods anyone may call: logging in, health checks and reflection (so grpcurl works).
 PUBLIC_PREFIXES = ("/qipai.v1.Auth/", "/grpc.health.v1.Health/", "/grpc.reflection.")

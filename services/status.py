@@ -42,17 +42,27 @@ def status_of(exc: BaseException) -> tuple[grpc.StatusCode, str] | None:
     """The status code and message for `exc`, or None when it is a bug (INTERNAL)."""
     for category, code in CODES:
         if isinstance(exc, category):
-            message = str(exc)
-            return code, message.strip("'\"") if code is grpc.StatusCode.NOT_FOUND else message
+            # A KeyError's str() is its repr (quoted); its message is its first argument.
+            message = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
+            return code, short(message)
     return None
+
+
+MAX_MESSAGE = 300
+
+
+def short(message: str) -> str:
+    """`message`, cut to MAX_MESSAGE characters: a message echoes the request's bad part, which
+    may be huge, and a status message travels in a header the client limits (8 KiB)."""
+    return message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 1] + "…"
 
 
 async def _abort(context: grpc.aio.ServicerContext[Any, Any], exc: BaseException) -> None:
     if isinstance(exc, RuleViolation):
         detail = any_pb2.Any()
-        detail.Pack(common_pb2.RuleViolation(code=exc.code, message=exc.message))
+        detail.Pack(common_pb2.RuleViolation(code=exc.code, message=short(exc.message)))
         status = status_pb2.Status(code=code_pb2.FAILED_PRECONDITION,
-                                   message=f"{exc.code}: {exc.message}", details=[detail])
+                                   message=short(f"{exc.code}: {exc.message}"), details=[detail])
         await context.abort_with_status(rpc_status.to_status(status))
     mapped = status_of(exc)
     if mapped is None:

@@ -147,6 +147,10 @@ class Ruleset(Protocol[S, C, E, V]):
     def deck_reveal(self, ev: E) -> DeckReveal | None:
         """The deck order and salt `ev` reveals (a hand's end), else None."""
 
+    def deck_order(self, options: Any, seed: bytes) -> tuple[str, ...]:
+        """The deck order (notation tokens) a StartHand with `seed` deals: players recompute
+        it from the seed revealed at the hand's end (docs/fairness.md)."""
+
 
 AnyRuleset = Ruleset[Any, Any, Any, Any]
 """A ruleset of any game (what `engine.rulesets.get` returns)."""

@@ -65,6 +65,8 @@ class GameFile(Protocol[S, C_in, E]):
 
     def evolve(self, state: S, ev: E) -> S: ...
 
+    def deck_order(self, options: Any, seed: bytes) -> tuple[str, ...]: ...
+
 
 class ChoicesFile(Protocol[S_in, C]):
     """choices.py"""
@@ -192,4 +194,7 @@ class Package(Ruleset[S, C, E, V], Generic[S, C, E, V]):
 
     def deck_reveal(self, ev: E) -> DeckReveal | None:
         return self._events.deck_reveal(ev)
+
+    def deck_order(self, options: Any, seed: bytes) -> tuple[str, ...]:
+        return self._game.deck_order(options, seed)
 

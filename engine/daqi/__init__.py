@@ -1,6 +1,6 @@
 """吕梁打七 (`daqi`): five players, two decks, trumps bid with 7s during the deal, a hidden friend.
 
-The spec is the design docs' rules/daqi.md; docs/rules/daqi.md lists the decisions beyond it.
+docs/rules/daqi.md is the spec, then the decisions taken beyond it.
 The files follow docs/rulesets.md.
 """
 

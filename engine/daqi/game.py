@@ -14,8 +14,9 @@ from engine.core import errors
 from engine.core.contract import HandResult, StartHand
 from engine.core.errors import RuleViolation
 from engine.core.log import Log
+from engine.core.shuffle import seeded_shuffle
 from engine.daqi.bidding import bid_rank, bid_suit
-from engine.daqi.cards import CARDS, Card, format_cards, suit_of
+from engine.daqi.cards import CARDS, DECK, Card, format_cards, suit_of
 from engine.daqi.combos import classify
 from engine.daqi.commands import Bid, Bury, Command, DealNext, FixedDeal, Pass, PlayCards
 from engine.daqi.deal import check_fixed_deck, fixed_hand, receiver, shuffled_hand
@@ -98,6 +99,11 @@ def _seat(cmd: Bid | Pass | Bury | PlayCards) -> int:
 
 
 # ---- decide ----------------------------------------------------------------------------------
+
+
+def deck_order(options: Options, seed: bytes) -> tuple[str, ...]:
+    """The deck's order a StartHand with `seed` deals, as notation tokens."""
+    return tuple(str(c) for c in seeded_shuffle(DECK, seed))
 
 
 def create(table_id: str, options: Options) -> list[Event]:

@@ -288,6 +288,11 @@ def round_wind(table: Table) -> int:
     return table.passes // SEATS % 4
 
 
+def deck_order(options: Options, seed: bytes) -> tuple[str, ...]:
+    """The wall's order a StartHand with `seed` builds, as notation tokens."""
+    return tuple(str(t) for t in seeded_shuffle(DECK, seed))
+
+
 def create(table_id: str, options: Options) -> list[Event]:
     """The creation event, recording the options."""
     return [TableCreated(table_id, options)]

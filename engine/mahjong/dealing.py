@@ -38,8 +38,18 @@ def shuffled(dealer: int | None, seats: int, seed: bytes, salt: bytes) -> Dealt:
     rolls = None
     if dealer is None:
         rolls, dealer = roll_for_dealer(derived_rng(seed, "dealer"), seats)
-    order = seeded_shuffle(FULL_SET, seed)
+    order = shuffled_order(seed)
     return Dealt(dealer, order, _commit(order, salt), deal(order, dealer, seats), rolls, seed, roll_dice(seed, dealer, seats))
+
+
+def shuffled_order(seed: bytes) -> tuple[Tile, ...]:
+    """The wall's order a hand with `seed` is dealt from."""
+    return seeded_shuffle(FULL_SET, seed)
+
+
+def deck_order(options: object, seed: bytes) -> tuple[str, ...]:
+    """The ruleset contract's `deck_order` for every ruleset dealing the 136 tiles this way."""
+    return tuple(str(t) for t in shuffled_order(seed))
 
 
 def fixed(dealer: int | None, seats: int, asked: int, order: Sequence[Tile], salt: bytes) -> Dealt:

@@ -258,6 +258,9 @@ class _Log(Log[State, Event]):
         return self.playing.table.options
 
 
+deck_order = dealing.deck_order  # the contract's: the wall a StartHand with a seed builds
+
+
 def create(table_id: str, options: Options) -> list[Event]:
     """The creation event, recording the options."""
     return [TableCreated(table_id, options)]

@@ -85,12 +85,47 @@ _COLUMNS = (
     " e.data, e.metadata, e.recorded_at"
 )
 
-# Rows of transactions below the snapshot's xmin are final: every transaction that could still
-# commit has a tx_id >= xmin, so it sorts after anything returned here.
+# The horizon below which the log is final, taken one statement before the rows are read.
+#
+# The server-wide `pg_snapshot_xmin` is a safe horizon: every transaction that could still commit
+# has an id at or above it. But it waits for every transaction on the server, so an unrelated long
+# one (another database's, another schema's, a consumer's own) would hold subscribers back. When
+# rows are waiting above it, the horizon is instead the oldest transaction id among this store's
+# own writers still running (those holding a row-exclusive lock on this schema's `events`), or,
+# with none, the next id the server will assign. Reading the lock table costs the writers a little,
+# so it is read only then.
+#
+# Why the writers' horizon is enough: an append is one statement, which locks `events` before its
+# transaction gets an id and keeps the lock until after its commit is visible. So a writer missing
+# from the lock table here either finished before this statement (its rows are visible to the read
+# that follows) or gets its id after this statement's snapshot, >= its xmax. pg_locks shows 32-bit
+# ids: each is widened against that xmax (running ids are within 2^31 of it).
+_HORIZON = """
+WITH snap AS (SELECT pg_current_snapshot() AS s),
+ref AS (SELECT pg_snapshot_xmin(s) AS xmin, pg_snapshot_xmax(s)::text::bigint AS xmax FROM snap)
+SELECT CASE
+    WHEN NOT EXISTS (SELECT 1 FROM events e WHERE e.tx_id >= ref.xmin
+                     AND (e.tx_id, e.position) > (%s::text::xid8, %s::bigint))
+        THEN ref.xmin::text
+    ELSE (SELECT (ref.xmax - coalesce(max(w.behind) FILTER (WHERE w.behind < 2147483648), 0))::text
+          FROM (SELECT ((ref.xmax %% 4294967296) - t.transactionid::text::bigint + 4294967296)
+                       %% 4294967296 AS behind
+                FROM pg_locks r
+                JOIN pg_locks t ON t.pid = r.pid AND t.locktype = 'transactionid'
+                               AND t.mode = 'ExclusiveLock' AND t.granted
+                WHERE r.locktype = 'relation' AND r.mode = 'RowExclusiveLock' AND r.granted
+                  AND r.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                  AND r.relation = 'events'::regclass) w)
+    END
+FROM ref
+"""
+
+# Rows below the horizon (taken by an earlier statement) are final: every append that
+# could still commit has a tx_id >= the horizon, so it sorts after anything returned here.
 _READ_ALL = f"""
 SELECT {_COLUMNS} FROM events e
 WHERE (e.tx_id, e.position) > (%s::text::xid8, %s::bigint)
-  AND e.tx_id < pg_snapshot_xmin(pg_current_snapshot())
+  AND e.tx_id < %s::text::xid8
 ORDER BY e.tx_id, e.position
 LIMIT %s::int
 """
@@ -501,7 +536,9 @@ async def _insert_batch(
 
 
 async def _select_all(conn: psycopg.AsyncConnection, after: GlobalPosition, limit: int) -> list[RecordedEvent]:
-    cur = await conn.execute(_READ_ALL, (str(after.tx_id), after.position, limit))
+    # Two statements, two snapshots: the horizon must be taken before the rows are read.
+    horizon = (await _one(await conn.execute(_HORIZON, (str(after.tx_id), after.position))))[0]
+    cur = await conn.execute(_READ_ALL, (str(after.tx_id), after.position, horizon, limit))
     return [_recorded(row) for row in await cur.fetchall()]
 
 

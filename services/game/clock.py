@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from engine.core.contract import Status
-from engine.table import Close, Table, Timeout
+from engine.table import AwaitingReveals, Close, Table, Timeout
 from services.game.leases import NotHolder
 from services.live.base import LiveState, Turn
 from services.observability import log
@@ -21,6 +21,7 @@ from services.observability import log
 BETWEEN_HANDS_MS = 10_000  # after a hand ends, the next starts this late unless all are ready sooner
 AUTO_PLAY_DELAY_MS = 300  # how soon the server acts for a seat on auto-play (a human-like pace)
 REDELIVER_AFTER_MS = 5_000
+REVEAL_TIMEOUT_MS = 5_000  # how long a deal waits for committed nonces (docs/fairness.md)
 ABANDONED = "abandoned"  # the reason a table closed by the abandon policy records
 
 
@@ -43,6 +44,8 @@ class Deadlines:
     @staticmethod
     def delay_ms(table: Table) -> int | None:
         """How long after its last event the table's pending decision times out (None: none)."""
+        if isinstance(table.deal, AwaitingReveals):
+            return REVEAL_TIMEOUT_MS
         status = table.status
         if status is Status.WAITING_FOR_HAND:
             if table.hands_started == 0 or any(p is None for p in table.seats):
@@ -122,7 +125,8 @@ class Clock:
         return len(due)
 
     async def _fire(self, table_id: str, version: int) -> None:
-        cmd: Timeout | Close = Timeout(version, secrets.token_bytes(16), secrets.token_bytes(16))
+        cmd: Timeout | Close = Timeout(version, secrets.token_bytes(16), secrets.token_bytes(16),
+                                           fair=True)
         command_id = f"timeout:{version}"
         table = self._cached(table_id)
         if table is not None and table.version == version and self.deadlines.abandoned(

@@ -231,7 +231,7 @@ def shown(table: Table, seat: int | None, events: list[tuple[int, Any]]) -> list
     rs = table.rules
     out = []
     for version, ev in events:
-        seen = ev if tables.is_table_event(ev) else rs.redact(ev, seat)
+        seen = tables.redact(ev, seat) if tables.is_table_event(ev) else rs.redact(ev, seat)
         if seen is not None:
             out.append((version, seen))
     return out

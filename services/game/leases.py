@@ -13,6 +13,7 @@ import contextlib
 from collections.abc import Awaitable, Callable
 
 from services.errors import Unavailable
+from services.eventstore import Fenced
 from services.live.base import Lease, LiveState, LiveStateUnavailable
 from services.observability import log
 
@@ -81,16 +82,56 @@ class Leases:
             await self.live.deregister_node(self.node_id)
 
     async def renew_once(self) -> list[str]:
-        """Renew every held lease; returns the tables whose lease was lost."""
+        """Renew every held lease; returns the tables whose lease was lost to another node."""
         await self.live.register_node(self.node_id, self.address, NODE_TTL_MS)
         lost = []
         items = list(self.held.items())
         results = await self.live.renew_many([lease for _, lease in items], LEASE_TTL_MS)
         for (table_id, lease), ok in zip(items, results, strict=True):
-            if not ok and self.held.get(table_id) is lease:
+            if ok or self.held.get(table_id) is not lease:
+                continue
+            retaken = await self._retake(lease)
+            if self.held.get(table_id) is not lease:
+                continue  # a command found out first (fenced out) or another renewal retook it
+            if retaken is None:
                 del self.held[table_id]
                 lost.append(table_id)
+            else:
+                self.held[table_id] = retaken
         return lost
+
+    async def _retake(self, lease: Lease) -> Lease | None:
+        """The table's lease again if it merely lapsed: this node was too busy to renew it in
+        time (a loaded CPU, a start-up rebuilding many tables) and no node has held it since.
+
+        A process cannot lose a lease to itself, so this is not a loss: the node keeps its
+        tables, their cached state and their watchers. None when another node holds the table
+        or held it meanwhile (then it may have written, and the table is lost for real).
+        """
+        holder = await self.live.lease_holder(lease.table_id)
+        if holder is not None:
+            if holder.node_id == self.node_id and holder.token > lease.token:
+                return Lease(lease.table_id, self.node_id, holder.token)  # a concurrent retake
+            return None
+        if await self.live.get_view(lease.table_id) is None:
+            return None  # the live state itself was lost (flushed, restarted): rebuild it all
+        try:
+            # Our own token again: accepted only if no newer one was fenced, i.e. nobody wrote.
+            await self._fence(lease.table_id, lease.token)
+        except Fenced:
+            return None
+        fresh = await self.live.acquire_lease(lease.table_id, self.node_id, LEASE_TTL_MS,
+                                              min_token=lease.token)
+        if fresh is None:
+            return None
+        try:
+            await self._fence(fresh.table_id, fresh.token)
+        except Fenced:
+            with contextlib.suppress(LiveStateUnavailable):
+                await self.live.release(fresh)
+            return None
+        log.info("lease_retaken", table_id=lease.table_id, node=self.node_id)
+        return fresh
 
     async def run(self, stop: asyncio.Event) -> None:
         """Renew leases and the node's registration until `stop`; report each lost lease."""

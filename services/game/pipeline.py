@@ -180,7 +180,7 @@ class CommandPipeline:
         steps: Steps = [(cmd, events)]
         after = functools.reduce(tables.evolve, events, table)
         while events and len(steps) <= MAX_CLOCK_STEPS and self.deadlines.due_at_once(after):
-            tick = Timeout(after.version, secrets.token_bytes(16), secrets.token_bytes(16))
+            tick = Timeout(after.version, secrets.token_bytes(16), secrets.token_bytes(16), fair=True)
             events = tables.decide(after, tick)
             if events:
                 steps.append((tick, events))

@@ -13,13 +13,14 @@ import grpc
 import structlog
 
 from engine import rulesets
+from engine.core import fairness
 from engine.core.contract import Status
 from engine.core.messages import encode, to_json
 from engine.table import Act, Leave, Sit, Table, evolve
 from protocol import wire
 from qipai.v1 import admin_pb2, admin_pb2_grpc, auth_pb2, auth_pb2_grpc, game_pb2, game_pb2_grpc
 from services import auth
-from services.errors import Forbidden, Invalid, TooManyRequests
+from services.errors import Forbidden, TooManyRequests
 from services.game.forwarding import Forwarder
 from services.game.tables import STREAM_PREFIX, TableNotFound, TableService
 from services.game.verify import verify
@@ -45,12 +46,34 @@ def _table_id(table_id: str) -> str:
     return table_id
 
 
-def _checked_options(ruleset: str, options: dict[str, Any]) -> None:
-    """Refuse an unknown ruleset or options outside their ranges before anything is stored."""
+MAX_RULESET_NAME = 32
+
+
+def _check_new_table(ruleset: str, options: dict[str, Any], deal_json: str | None = None) -> None:
+    """A new table's ruleset, options and scenario deal, checked before anything is written: a
+    malformed request is INVALID_ARGUMENT naming its bad part (the table's own checks would
+    refuse it later as an illegal move)."""
+    if len(ruleset) > MAX_RULESET_NAME:
+        raise wire.BadRequest(f"no ruleset is called {ruleset[:MAX_RULESET_NAME]!r}… ({len(ruleset)} "
+                              f"characters); the rulesets are {', '.join(rulesets.available())}")
+    rs = rulesets.get(ruleset)  # UnknownRuleset: INVALID_ARGUMENT, naming the known ones
     try:
-        rulesets.get(ruleset).options(options)
-    except ValueError as exc:
-        raise Invalid(f"options: {exc}") from None
+        rs.options(options)
+    except (ValueError, TypeError) as exc:
+        raise wire.BadRequest(f"options: {exc}") from None
+    if deal_json is None:
+        return
+    try:
+        deal = json.loads(deal_json)
+    except json.JSONDecodeError as exc:
+        raise wire.BadRequest(f"deal_json is not valid JSON: {exc}") from None
+    if not isinstance(deal, dict):
+        raise wire.BadRequest(f"deal_json must be a JSON object (the {ruleset} deal format of "
+                              f"docs/scenarios/{ruleset}.md), not a JSON {type(deal).__name__}")
+    try:
+        rs.fixed_deal(deal, b"check")
+    except (ValueError, TypeError, KeyError) as exc:
+        raise wire.BadRequest(f"deal_json: {exc}") from None
 
 
 def _peer_host(context: Any) -> str:
@@ -63,6 +86,15 @@ def _response(table: Table, version: int, me: auth.Identity, duplicate: bool = F
     seat = table.seat_of(me.player_id)
     return game_pb2.TableResponse(table_id=table.table_id, version=version,
                                   seat=-1 if seat is None else seat, duplicate=duplicate)
+
+
+def _nonces(request: game_pb2.TableRequest) -> dict[str, Any]:
+    """Ready's fair-deal fields, checked for form (docs/fairness.md)."""
+    if request.nonce_commitment and not fairness.is_commitment(request.nonce_commitment):
+        raise wire.BadRequest("nonce_commitment must be the sha256 of the nonce as 64 lowercase hex digits")
+    if request.nonce and len(request.nonce) != fairness.NONCE_BYTES:
+        raise wire.BadRequest(f"nonce must be {fairness.NONCE_BYTES} bytes, not {len(request.nonce)}")
+    return {"nonce_commitment": request.nonce_commitment, "nonce": request.nonce}
 
 
 class _Limited:
@@ -90,9 +122,10 @@ class AuthServicer(auth_pb2_grpc.AuthServicer):
                                             self.logins_per_minute, 60_000):
             raise TooManyRequests(f"at most {self.logins_per_minute} guest logins per minute "
                                   f"from one address: wait a minute")
-        name = request.name.strip()
-        if not 1 <= len(name) <= 32:
-            raise wire.BadRequest("a name is 1 to 32 characters")
+        try:
+            name = auth.guest_name(request.name)
+        except auth.InvalidName as exc:
+            raise wire.BadRequest(str(exc)) from None
         player_id = "guest-" + uuid.uuid4().hex[:12]
         token, exp = auth.issue(self.secret, player_id, auth.PLAYER, name)
         return auth_pb2.LoginResponse(token=token, player_id=player_id, expires_at=exp)
@@ -108,7 +141,7 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
     async def CreateTable(self, request: game_pb2.CreateTableRequest, context: Any) -> game_pb2.TableResponse:
         me = await self._caller()
         options = wire.options_from_struct(request.options) if request.HasField("options") else {}
-        _checked_options(request.ruleset, options)
+        _check_new_table(request.ruleset, options)
         command_id = _request_id(me, request.request_id)
         table_id = None
         if command_id:  # the same request id names the same table, so a retry finds it
@@ -161,7 +194,8 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
 
         async def local() -> game_pb2.TableResponse:
             outcome = await self.tables.ready(_table_id(request.table_id), me.player_id,
-                                              command_id=_request_id(me, request.request_id))
+                                              command_id=_request_id(me, request.request_id),
+                                              **_nonces(request))
             return _response(outcome.table, outcome.version, me, outcome.duplicate)
 
         return await self.forwarder.routed("Ready", request, context, local)
@@ -221,6 +255,12 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
         if seat is None:
             raise Forbidden("only players seated at this table can watch it")
         structlog.contextvars.bind_contextvars(seat=seat)
+        if request.from_version > table.version:
+            # A version nobody was ever sent: waiting for it would hang until the client gives up.
+            latest = await self.tables.store.stream_version(table_id)
+            if request.from_version > latest:
+                raise wire.BadRequest(f"from_version {request.from_version} is beyond the table's "
+                                      f"version {latest}: resume from the last version you received")
         had_legal, status = True, None
         async for batch in self.tables.watch(table_id, seat, request.from_version):
             update = game_pb2.TableUpdate(version=batch.version, events=[
@@ -283,12 +323,8 @@ class AdminServicer(_Limited, admin_pb2_grpc.AdminServicer):
     @unary
     async def CreateFixedTable(self, request: admin_pb2.CreateFixedTableRequest, context: Any) -> game_pb2.TableResponse:
         me = await self._admin()
-        try:
-            json.loads(request.deal_json)
-        except json.JSONDecodeError as exc:
-            raise wire.BadRequest(f"deal_json is not valid JSON: {exc}") from None
         options = wire.options_from_struct(request.options) if request.HasField("options") else {}
-        _checked_options(request.ruleset, options)
+        _check_new_table(request.ruleset, options, request.deal_json)
         command_id = _request_id(me, request.request_id)
         table_id = None
         if command_id:
@@ -322,7 +358,8 @@ class AdminServicer(_Limited, admin_pb2_grpc.AdminServicer):
             ok=result.ok, events_checked=result.events_checked,
             commands_checked=result.commands_checked,
             first_mismatch_version=result.first_mismatch_version, mismatch=result.mismatch,
-            decks_checked=result.decks_checked, problems=result.problems)
+            decks_checked=result.decks_checked, problems=result.problems,
+            deals_checked=result.deals_checked)
 
     @unary
     async def ListTables(self, request: admin_pb2.ListTablesRequest, context: Any) -> admin_pb2.ListTablesResponse:

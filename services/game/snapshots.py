@@ -46,6 +46,8 @@ def encode(table: Table) -> dict[str, Any]:
         "private": table.private,
         "fixed_deal": table.fixed_deal,
         "seats": list(table.seats),
+        "commitments": list(table.commitments),
+        "deal": _tagged(table.deal),
         "ready": sorted(table.ready),
         "auto": sorted(table.auto),
         "streaks": list(table.streaks),
@@ -73,6 +75,9 @@ def decode(schema_version: int, data: dict[str, Any]) -> Table:
             options=_untagged(data["options"]), created_by=str(data["created_by"]),
             private=bool(data["private"]), fixed_deal=str(data["fixed_deal"]),
             seats=tuple(data["seats"]), ready=frozenset(data["ready"]),
+            # Snapshots from before fair deals have neither: no nonce committed, no deal under way.
+            commitments=tuple(data.get("commitments", [""] * len(data["seats"]))),
+            deal=_untagged(data.get("deal")),
             auto=frozenset(data["auto"]), streaks=tuple(data["streaks"]),
             hands_started=int(data["hands_started"]), game=_untagged(data["game"]),
             version=int(data["version"]),

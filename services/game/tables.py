@@ -64,8 +64,11 @@ class TableService:
         cmd = tables.CreateTable(table_id, ruleset, dict(options), created_by, private, fixed_deal)
         return await self.execute(table_id, cmd, command_id=command_id, actor=created_by)
 
-    async def ready(self, table_id: str, player_id: str, command_id: str | None = None) -> Outcome:
-        cmd = tables.Ready(player_id, secrets.token_bytes(16), secrets.token_bytes(16))
+    async def ready(self, table_id: str, player_id: str, command_id: str | None = None,
+                    nonce_commitment: str = "", nonce: bytes = b"") -> Outcome:
+        """Ready for the next hand, or reveal the nonce committed to (docs/fairness.md)."""
+        cmd = tables.Ready(player_id, secrets.token_bytes(16), secrets.token_bytes(16),
+                           nonce_commitment, nonce, fair=True)
         return await self.execute(table_id, cmd, command_id=command_id, actor=player_id)
 
     async def execute(self, table_id: str, cmd: Any, *, command_id: str | None, actor: str,

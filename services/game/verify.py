@@ -11,6 +11,7 @@ from engine.core.contract import AnyRuleset
 from engine.core.errors import RuleViolation
 from engine.core.messages import encode, message_from_json
 from engine.core.shuffle import commitment
+from engine.deal_check import DealChecker
 
 
 @dataclass
@@ -18,6 +19,7 @@ class Verification:
     events_checked: int = 0
     commands_checked: int = 0
     decks_checked: int = 0
+    deals_checked: int = 0
     first_mismatch_version: int = 0
     mismatch: str = ""
     problems: list[str] = field(default_factory=list)
@@ -69,8 +71,13 @@ def verify(records: list[Any]) -> Verification:
 def _finish(result: Verification, records: list[Any]) -> Verification:
     rs: AnyRuleset | None = None
     pending: tuple[int, str] | None = None
+    deals = DealChecker()
     for rec in records:
         ev = rec.decode()
+        for check in deals.feed(ev):
+            result.deals_checked += 1
+            if not check.ok:
+                result.problems.append(str(check))
         if isinstance(ev, tables.TableCreated):
             rs = rulesets.get(ev.ruleset)
             continue

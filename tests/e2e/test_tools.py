@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from clients.client import Player, channel, play_seat, seat_players
+from tests.e2e.conftest import free_port
 
 pytestmark = pytest.mark.e2e
 
@@ -60,6 +61,22 @@ def test_replay_prints_who_did_what_the_hands_and_the_settlement(played_table):
     assert len([line for line in first_three.stdout.splitlines() if line.startswith("#")]) == 3
 
 
+@pytest.mark.parametrize(("window", "says"), [
+    (["--from", "5", "--to", "3"], "--from 5 is after --to 3"),
+    (["--from", "0"], "--from 0: event versions start at 1"),
+    (["--to", "-2"], "--to -2"),
+])
+def test_replay_of_an_empty_window_says_why_and_fails(window, says):
+    out = run(["replay", "table-0000000000000000", *window], dict(os.environ))
+    assert out.returncode == 2 and says in out.stderr and out.stdout == ""
+
+
+def test_replay_from_past_the_tables_end_says_so(played_table):
+    server, table_id = played_table
+    out = run(["replay", table_id, "--from", "100000"], server.env)
+    assert out.returncode == 1 and "--from 100000 is past its end" in out.stderr
+
+
 def test_replay_prints_a_wuhan_score_as_a_formula_per_loser(start_server):
     server = start_server()
     table_id = play_table(server, "wuhan")
@@ -95,13 +112,79 @@ def test_replay_of_an_unknown_table_says_so(start_server):
     assert out.returncode == 1 and "NOT_FOUND" in out.stderr and "Traceback" not in out.stderr
 
 
-def test_play_shows_the_hand_and_legal_actions_and_explains_a_rejected_move(start_server):
+REPRS = ("Meld(", "SeatCards(", "Trumps(", "None", "()", "Traceback")
+
+
+def test_play_shows_the_table_in_notation_and_explains_a_rejected_move(start_server):
     server = start_server()
-    out = run(["play", "--ruleset", "koudian"], server.env, stdin="discard 0x\n99\n1\nquit\n", timeout=60)
+    answers = "discard 0x\n99\n" + "1\n" * 120 + "quit\n"
+    out = run(["play", "--ruleset", "koudian"], server.env, stdin=answers, timeout=120)
     assert out.returncode == 0, out.stderr
-    assert "your hand:" in out.stdout and "[1]" in out.stdout
-    assert "bad tile '0x'" in out.stdout
-    assert "no such choice" in out.stdout
+    assert "your hand:" in out.stdout and "[1] discard " in out.stdout
+    assert "bad tile '0x'" in out.stdout and "no such choice: pick 1 to" in out.stdout
+    assert "you discard " in out.stdout and re.search(r"seat \d \(bot\d\) discards \w+", out.stdout)
+    assert re.search(r"your move \(\d+ s left, then the server plays for you\)>", out.stdout)
+    result = out.stdout[out.stdout.index("hand over: "):]
+    assert re.search(r"points: \d+ \(face value of \w+\)|a draw", result)
+    assert "this hand: you " in result
+    for bad in REPRS:
+        assert bad not in out.stdout, bad
+
+
+def test_play_of_daqi_shows_the_deal_the_tricks_and_the_grade(start_server):
+    server = start_server()
+    options = ["--option", "deal_interval_ms=0", "--option", "bid_window_ms=2000"]
+    out = run(["play", "--ruleset", "daqi", "--bot", "random", *options], server.env,
+              stdin="1\n" * 80 + "quit\n", timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "dealing… 10/100 cards" in out.stdout and "dealing… 100/100 cards" in out.stdout
+    assert re.search(r"your hand \(\d+\): [♠♥♣♦SB]", out.stdout)
+    assert re.search(r"trick \d+ to ", out.stdout)
+    assert re.search(r"grade [+−]\d \(", out.stdout[out.stdout.index("hand over: 庄家方"):])
+    for bad in REPRS:
+        assert bad not in out.stdout, bad
+
+
+def play_until(server, timeout_ms: int, marker: str) -> list[str]:
+    """The lines `qipai play` prints, with nobody answering, up to the first holding `marker`."""
+    process = subprocess.Popen([QIPAI, "play", "--option", f"turn_timeout_ms={timeout_ms}", "--option",
+                                f"claim_timeout_ms={timeout_ms}"], env=server.env, stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    seen = []
+    try:
+        assert process.stdout is not None
+        for line in process.stdout:
+            seen.append(line)
+            if marker in line:
+                break
+    finally:
+        process.kill()
+        process.wait()
+    return seen
+
+
+def test_play_counts_down_and_says_when_the_server_plays_for_you(start_server):
+    text = "".join(play_until(start_server(), 1000, "auto-play (托管) on for you"))
+    assert "your move (1 s left, then the server plays for you)>" in text
+    assert "you ran out of time: the server played for you" in text
+    assert "auto-play (托管) on for you" in text
+
+
+def test_play_reminds_you_when_a_deadline_is_near(start_server):
+    seen = play_until(start_server(), 7000, "⏱")
+    assert "  ⏱ 5 s left before the server plays for you\n" in seen
+    assert re.search(r"your move \([5-7] s left, then the server plays for you\)>", "".join(seen))
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--ruleset", "poker"], "unknown ruleset 'poker'"),
+    (["--bot", "clever"], "unknown bot 'clever'; choose greedy or random"),
+    (["--option", "turn_timeout_ms"], "--option takes KEY=VALUE"),
+])
+def test_play_refuses_what_it_cannot_play_in_one_line(args, says):
+    out = run(["play", *args], dict(os.environ), timeout=60)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.strip().count("\n") == 0 and says in out.stderr, out.stderr
 
 
 def test_play_a_jj_table_in_the_terminal(start_server):
@@ -114,7 +197,16 @@ def test_play_a_jj_table_in_the_terminal(start_server):
 def test_demo_plays_tables_of_every_ruleset_and_prints_how_to_replay_them(tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith("QIPAI_")}
     env["QIPAI_DATABASE_URL"] = f"sqlite:///{tmp_path / 'demo.sqlite3'}"
+    env["QIPAI_GRPC_ADDR"] = address = f"127.0.0.1:{free_port()}"
     out = run(["demo", "--tables", "1", "--exit"], env, timeout=300)
     assert out.returncode == 0, out.stdout + out.stderr
     assert "koudian" in out.stdout and "daqi" in out.stdout
     assert "qipai replay table-" in out.stdout and " NO " not in out.stdout
+    assert f"QIPAI_GRPC_ADDR={address} .venv/bin/qipai replay" in out.stdout
+
+
+def test_play_says_deal_verified_when_a_hand_ends(start_server):
+    server = start_server()
+    out = run(["play", "--ruleset", "koudian"], server.env, stdin="1\n" * 150 + "quit\n", timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "✓ hand 1: deal verified" in out.stdout, out.stdout[-2000:]

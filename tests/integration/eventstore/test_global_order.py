@@ -10,9 +10,11 @@ from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 import psycopg
+import psycopg.conninfo
+import psycopg.sql
 import pytest
 
-from services.eventstore import RecordedEvent, WrongExpectedVersion
+from services.eventstore import RecordedEvent, WrongExpectedVersion, open_event_store
 
 from .events import moved
 
@@ -182,3 +184,50 @@ async def test_the_global_order_compares_transaction_ids_as_numbers_not_text(
     (second,) = await pg_store.read_all(first.position, limit=1)
     assert (first.stream_id, second.stream_id) == ("nine", "ten")
     assert await pg_store.read_all(second.position) == []
+
+
+@contextlib.asynccontextmanager
+async def _open_transaction(conninfo: str, first_statement: str) -> AsyncIterator[None]:
+    """A transaction that holds a transaction id (it has written) for as long as the block runs."""
+    async with await psycopg.AsyncConnection.connect(conninfo) as other:
+        await other.execute(first_statement)
+        yield
+        await other.rollback()
+
+
+@pytest.mark.parametrize("unrelated", ["another database", "another schema's events", "a consumer"])
+async def test_a_long_unrelated_transaction_does_not_delay_the_global_order(
+    postgres_url, pg_schema, pg_store, unrelated
+):
+    # The order waits only for this store's own appends still in flight; it used to wait for
+    # every transaction on the whole server (an operator's 10 s transaction elsewhere delayed
+    # every subscriber by as much).
+    other_schema = f"{pg_schema}_other"
+    if unrelated == "another database":
+        conninfo = psycopg.conninfo.make_conninfo(postgres_url, dbname="postgres")
+        statement = "SELECT pg_current_xact_id()"  # takes a transaction id, as a write does
+    elif unrelated == "another schema's events":
+        other = await open_event_store(postgres_url, schema=other_schema)
+        await other.close()
+        conninfo = psycopg.conninfo.make_conninfo(postgres_url, options=f"-c search_path={other_schema}")
+        statement = ("INSERT INTO events (stream_id, version, type, schema_version, data)"
+                     " VALUES ('elsewhere', 1, 'test.store.Moved', 1, '{\"n\": 1}')")
+    else:
+        conninfo = psycopg.conninfo.make_conninfo(postgres_url, options=f"-c search_path={pg_schema}")
+        statement = "INSERT INTO subscription_checkpoints (name) VALUES ('slow-consumer')"
+    delivered: list[str] = []
+
+    async def handler(tx, events):
+        delivered.extend(e.stream_id for e in events)
+
+    subscription = pg_store.subscribe("s", handler)
+    try:
+        async with _open_transaction(conninfo, statement):
+            await pg_store.append("fast", 0, [moved(1)])
+            assert [e.stream_id for e in await pg_store.read_all()] == ["fast"]
+            assert await subscription.catch_up() == 1
+    finally:
+        async with await psycopg.AsyncConnection.connect(postgres_url, autocommit=True) as conn:
+            await conn.execute(psycopg.sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(
+                psycopg.sql.Identifier(other_schema)))
+    assert delivered == ["fast"]

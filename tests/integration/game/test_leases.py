@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 
@@ -10,6 +11,7 @@ from engine.table import Sit
 from services.game import leases
 from services.game.leases import NotHolder
 from services.game.tables import TableService
+from services.live.base import Holder
 
 pytestmark = pytest.mark.integration
 
@@ -82,3 +84,40 @@ async def test_an_orphaned_table_is_adopted_with_its_deadline(backends):
     await a.live.release(lease)  # node a died: its lease is gone
     assert await b.adopt_orphans() == 1
     assert (await b.live.lease_holder(table_id)).node_id == "node-b"
+
+
+async def test_a_lease_that_lapsed_while_its_node_was_busy_is_kept_not_lost(backends, short_leases):
+    a = await backends["open"]()
+    lost: list[str] = []
+
+    async def record_lost(table_id: str) -> None:
+        lost.append(table_id)
+
+    a.leases._on_lost = record_lost
+    table_id = (await a.create("daqi", {}, "ann")).table.table_id
+    first = a.leases.held[table_id]
+    moved: list[str] = []
+    a.ownership.local.moved = moved.append  # watchers told their table left this node
+    # The event loop is blocked past the lease's life (CPU load, or a start-up rebuilding many
+    # tables before the first renewal): nothing renews, and the lease runs out.
+    backends["clock"].advance(1000)
+    time.sleep(0.4)
+    assert await a.leases.renew_once() == []
+    await asyncio.sleep(0)
+    retaken = a.leases.held[table_id]
+    assert retaken.token > first.token
+    assert await a.live.lease_holder(table_id) == Holder(a.node_id, retaken.token)
+    out = await a.execute(table_id, Sit("bob"), command_id="bob:1", actor="bob")
+    assert not out.duplicate and lost == [] and moved == []
+
+
+async def test_a_lapsed_lease_another_node_took_meanwhile_is_lost(backends, short_leases):
+    a, b = await two_nodes(backends)
+    table_id = (await a.create("daqi", {}, "ann")).table.table_id
+    lease = a.leases.held[table_id]
+    backends["clock"].advance(1000)
+    time.sleep(0.4)
+    await b.serve(table_id)  # b takes the table over (and fences it) while a is stalled
+    assert await a.leases._retake(lease) is None
+    await b.leases.release(table_id)  # ... and even once b has let it go again, a wrote nothing since
+    assert await a.leases._retake(lease) is None

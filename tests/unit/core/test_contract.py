@@ -44,6 +44,15 @@ def test_the_deck_a_hand_reveals_matches_the_commitment_it_published(name):
 
 
 @pytest.mark.parametrize("name", RULESETS)
+def test_the_deck_a_hand_reveals_is_the_deck_order_of_its_seed(name):
+    """What a player recomputes from the seeds revealed at the hand's end (docs/fairness.md)."""
+    rs, log, _ = _played_hand(name)
+    seed, _ = hand_secrets(5, 1)
+    revealed = next(r for r in map(rs.deck_reveal, log) if r is not None)
+    assert revealed.order == rs.deck_order(rs.options({}), seed)
+
+
+@pytest.mark.parametrize("name", RULESETS)
 def test_a_seat_view_is_of_the_rulesets_view_type(name):
     rs, _, state = _played_hand(name)
     assert type(rs.view(state, 0)) is rs.view_type

@@ -13,6 +13,7 @@ import pytest
 from structlog.testing import capture_logs
 
 from engine import table as tables
+from engine.core import fairness
 from engine.table import Act, CreateTable, Ready, Sit, Table, Timeout
 from services.game import snapshots
 from services.game.repository import TableRepository
@@ -35,14 +36,17 @@ def a_whole_hand(ruleset: str, seed: int = 7) -> list[Table]:
     table = _apply(Table(), CreateTable("table-t", ruleset, {}, "ann", True, ""), log)
     for p in players:
         table = _apply(table, Sit(p), log)
+    nonce = rng.randbytes(32)  # the first player adds a nonce to the deal (docs/fairness.md)
     for p in players:
-        table = _apply(table, Ready(p, rng.randbytes(16), rng.randbytes(16)), log)
+        commit = fairness.nonce_commitment(nonce) if p == players[0] else ""
+        table = _apply(table, Ready(p, rng.randbytes(16), rng.randbytes(16), commit, fair=True), log)
+    table = _apply(table, Ready(players[0], b"", b"", nonce=nonce), log)
     rs = table.rules
     while table.hands_started == 1 and table.status.value == "in_hand":
         deadline = rs.deadline(table.game)
         owing = [s for s in deadline.defaults if s is not None]
         if not owing:
-            table = _apply(table, Timeout(table.version, rng.randbytes(16), rng.randbytes(16)), log)
+            table = _apply(table, Timeout(table.version, rng.randbytes(16), rng.randbytes(16), fair=True), log)
             continue
         seat = owing[0]
         cmd = rs.bots["random"](rs.view(table.game, seat), rs.legal_actions(table.game, seat), rng)

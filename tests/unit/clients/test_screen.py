@@ -1,0 +1,131 @@
+"""What `qipai play` prints: the docs' notation, melds as players write them, results with their
+factors; never a Python repr."""
+
+from __future__ import annotations
+
+import random
+import re
+from types import SimpleNamespace
+
+import pytest
+
+from clients.screen import Screen, in_order, meld, tiles
+from engine import rulesets
+from engine.core.contract import StartHand, Status
+from engine.core.messages import message_to_json
+from engine.driver import apply, bot_command, fold
+from engine.mahjong.tiles import parse_tiles
+from engine.selfplay import hand_secrets
+
+REPR = re.compile(r"\b[A-Z][A-Za-z]+\(|None|\(\)|\[\]")  # Meld(...), None, (), []
+
+
+def test_a_hand_is_written_with_number_tiles_grouped_by_suit():
+    assert tiles(parse_tiles("4m 6m 8m 4p 5p 2s 3s 9s E N P")) == "468m 45p 239s E N P"
+
+
+def test_a_river_keeps_its_order_and_hides_a_face_down_discard():
+    assert in_order([*parse_tiles("9m C"), None, *parse_tiles("2m")]) == "9m C ■ 2m"
+
+
+@pytest.mark.parametrize(("kind", "tile", "written"), [
+    ("pong", "1p", "111p"), ("pong", "E", "EEE"), ("kong_exposed", "5s", "5555s"),
+    ("kong_concealed", None, "■■■■"), ("chow", "3m", "345m"),
+])
+def test_a_meld_is_written_as_players_write_it(kind, tile, written):
+    assert meld(kind, None if tile is None else parse_tiles(tile)[0]) == written
+
+
+def koudian_screen() -> Screen:
+    screen = Screen("koudian", 0, ["you", "bot1", "bot2", "bot3"])
+    screen.event("table.Created", {"options": {"base_score": 1}})
+    return screen
+
+
+def test_who_discarded_what_is_said_in_words():
+    screen = koudian_screen()
+    assert screen.event("mahjong.TileDiscarded", {"seat": 2, "tile": "1s", "auto": False}) == [
+        "seat 2 (bot2) discards 1s"]
+    assert screen.event("mahjong.TileDiscarded", {"seat": 0, "tile": "C", "auto": True}) == [
+        "you discard C (auto-play)"]
+    assert screen.event("mahjong.Ponged", {"seat": 1, "tile": "E", "source": 0}) == [
+        "seat 1 (bot1) pongs EEE on your discard"]
+
+
+def test_a_self_draw_result_shows_face_value_times_two_paid_by_each_of_three():
+    lines = koudian_screen().event("koudian.HandEnded", {
+        "outcome": "self_draw", "deltas": [-12, -12, 36, -12], "winner": 2, "tile": "6p",
+        "source": None, "points": 12, "payer": None, "hands": [[], [], ["4p", "5p"], []],
+        "face_down": [None, None, "5m", None]})
+    assert lines[0] == "hand over: seat 2 (bot2) wins by self-draw with 6p"
+    assert lines[1] == "  points: 6 (face value of 6p) × 2 (self-draw) = 12"
+    assert lines[2] == "  each of the three others pays 12"
+    assert "face-down 报听 discards: seat 2 (bot2) 5m" in lines[3]
+    assert lines[-1] == "  this hand: you −12, seat 1 (bot1) −12, seat 2 (bot2) +36, seat 3 (bot3) −12"
+
+
+def test_a_discard_win_paid_for_three_names_the_discarder():
+    lines = koudian_screen().event("koudian.HandEnded", {
+        "outcome": "discard_win", "deltas": [-27, 0, 27, 0], "winner": 2, "tile": "9p",
+        "source": 0, "points": 9, "payer": 0, "hands": [], "face_down": []})
+    assert lines[0] == "hand over: seat 2 (bot2) wins on your discard of 9p"
+    assert lines[2] == "  you pay for all three (包): 3 × 9 = 27"
+
+
+def test_a_daqi_result_shows_tricks_bottom_grade_and_base():
+    screen = Screen("daqi", 0, ["you", "bot1", "bot2", "bot3", "bot4"])
+    screen.event("table.Created", {"options": {"base": 2}})
+    lines = screen.event("daqi.HandEnded", {
+        "declarer": 3, "friend": 0, "won": [40, 10, 15, 60, 55], "bottom": ["♣3", "♣4"],
+        "bottom_points": 10, "kou_di": 2, "taker_points": 100, "grade": -1,
+        "deltas": [-2, 2, 2, -4, 2]})
+    assert lines[0] == "hand over: 庄家方 seat 3 (bot3) with you"
+    assert lines[1] == "  the takers (抓分方) scored 80 in tricks + bottom 10 × 2 (抠底) = 100 points"
+    assert lines[2] == "  grade −1 (takers win) × base 2: each taker receives 2"
+
+
+def test_a_daqi_deal_shows_its_progress_and_the_face_up_card():
+    screen = Screen("daqi", 0, ["you", "bot1", "bot2", "bot3", "bot4"])
+    assert screen.event("daqi.CardDealt", {"index": 9, "seat": 4, "card": None, "face_up": False}) == [
+        "dealing… 10/100 cards"]
+    assert screen.event("daqi.CardDealt", {"index": 47, "seat": 4, "card": "♦A", "face_up": True}) == [
+        "翻牌: card 48 is dealt face up to seat 4 (bot4): ♦A"]
+
+
+def test_a_jj_win_lists_every_fan_and_who_pays():
+    screen = Screen("jj", 0, ["you", "bot1", "bot2", "bot3"])
+    lines = screen.event("jj.Won", {
+        "seat": 0, "how": "discard_win", "tile": "5m", "source": 2,
+        "scored": {"fans": [{"name": "和绝张", "value": 4, "times": 1}, {"name": "花牌", "value": 2, "times": 2}],
+                   "excluded": [], "total": 8, "counted": 8},
+        "payments": [{"payer": 2, "payee": 0, "points": 8, "reason": "discard"}], "deltas": [8, 0, -8, 0]})
+    assert lines == ["hand over: you win on a discard with 5m from seat 2 (bot2)", "  和绝张 4番",
+                     "  花牌 2番 × 2", "  = 8番", "  seat 2 (bot2) pays 8 to you (the discarder)"]
+
+
+@pytest.mark.parametrize("ruleset", ["koudian", "daqi", "wuhan", "jj"])
+def test_every_event_and_view_of_a_bots_hand_reads_without_a_python_repr(ruleset):
+    # A whole hand played by bots: every event as seat 0 sees it, and seat 0's view after each.
+    rs = rulesets.get(ruleset)
+    options = rs.options({})
+    seats = rs.seats(options)
+    screen = Screen(ruleset, 0, ["you", *(f"bot{i}" for i in range(1, seats))])
+    log = list(rs.create("table-screen", options))
+    state = fold(rs, log)
+    state = apply(rs, state, StartHand(*hand_secrets(7, 1)), log)
+    rng = random.Random(7)
+    while rs.status(state) is Status.IN_HAND:
+        state = apply(rs, state, bot_command(rs, state, seats, rs.bots["greedy"], rng), log)
+    reply = SimpleNamespace(table_id="table-screen", version=len(log), seat=0, auto_play=[1])
+    shown = []
+    for n, ev in enumerate(log):
+        seen = rs.redact(ev, 0)
+        if seen is not None:
+            data = message_to_json(seen)
+            shown += screen.event(data["type"], data["data"])
+        if n % 25 == 0:
+            shown += screen.view(reply, rs.view(fold(rs, log[: n + 1]), 0))
+    assert any(line.startswith(("hand over", "  this hand")) for line in shown)
+    assert any("on auto-play: seat 1 (bot1)" in line for line in shown)
+    for line in shown:
+        assert not REPR.search(line), line
