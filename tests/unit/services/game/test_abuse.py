@@ -129,7 +129,7 @@ async def test_a_ready_retried_with_new_server_secrets_is_the_same_command(node)
     table_id = (await node.create("daqi", {}, "ann")).table.table_id
     await node.execute(table_id, Sit("ann"), command_id="ann:sit", actor="ann")
     await node.ready(table_id, "ann", command_id="ann:ready")
-    retry = Ready("ann", secrets.token_bytes(16), secrets.token_bytes(16))
+    retry = Ready("ann", secrets.token_bytes(16), secrets.token_bytes(16), fair=True)
     outcome = await node.execute(table_id, retry, command_id="ann:ready", actor="ann",
                                  expected_version=1)
     assert outcome.duplicate
