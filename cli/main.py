@@ -105,9 +105,10 @@ def main(argv: list[str] | None = None) -> int:
             return 130
     if args.command in ("replay", "verify", "token", "play", "check-hand"):
         from services.config import settings
+        from services.signing_key import signing_key
 
-        # The tools reach the server the settings name, with its token secret.
-        args.grpc_addr, args.token_secret = settings().grpc_addr, settings().token_secret
+        # The tools reach the server the settings name, with its token key.
+        args.grpc_addr, args.token_secret = settings().grpc_addr, signing_key(settings().token_secret)
     if args.command == "scenario":
         from clients.scenario import main as scenario_main
 

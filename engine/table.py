@@ -76,6 +76,13 @@ class Act:
     action: object  # the ruleset's command
 
 
+@command("table.Close")
+class Close:
+    """End the table for good (the server's abandon policy: nobody has acted for too long)."""
+
+    reason: str
+
+
 @command("table.Timeout")
 class Timeout:
     """The deadline of the table at `version` passed: act for whoever owes a decision."""
@@ -121,6 +128,11 @@ class PlayerReady:
 class SeatTimedOut:
     seat: int
     streak: int
+
+
+@event("table.Closed")
+class TableClosed:
+    reason: str
 
 
 @event("table.AutoPlaySet")
@@ -325,6 +337,7 @@ class Table:
     game: object = None  # the ruleset's state
     version: int = 0
     chips: Chips = Chips()
+    closed: str = ""  # why the service ended the table before its match was over ("": open)
 
     @property
     def exists(self) -> bool:
@@ -336,7 +349,7 @@ class Table:
 
     @property
     def status(self) -> Status:
-        return self.rules.status(self.game)
+        return Status.MATCH_OVER if self.closed else self.rules.status(self.game)
 
     def seat_of(self, player_id: str) -> int | None:
         for seat, occupant in enumerate(self.seats):
@@ -383,6 +396,8 @@ def _decide(table: Table, cmd: Any) -> list[Any]:
         return _act(table, cmd)
     if isinstance(cmd, Timeout):
         return _timeout(table, cmd)
+    if isinstance(cmd, Close):
+        return [] if table.status is Status.MATCH_OVER else [TableClosed(cmd.reason)]
     raise TypeError(f"not a table command: {cmd!r}")
 
 
@@ -409,6 +424,8 @@ def _create(table: Table, cmd: CreateTable) -> list[Any]:
 
 
 def _sit(table: Table, cmd: Sit) -> list[Any]:
+    if table.closed:
+        raise RuleViolation("match_over", "this table has been closed")
     current = table.seat_of(cmd.player_id)
     if current is not None:
         if cmd.seat is None or cmd.seat == current:
@@ -588,6 +605,8 @@ def evolve(table: Table, ev: Any) -> Table:
     if isinstance(ev, SeatTimedOut):
         return dataclasses.replace(table, streaks=_put(table.streaks, ev.seat, ev.streak),
                                    version=version)
+    if isinstance(ev, TableClosed):
+        return dataclasses.replace(table, closed=ev.reason, version=version)
     if isinstance(ev, AutoPlaySet):
         auto = table.auto | {ev.seat} if ev.on else table.auto - {ev.seat}
         return dataclasses.replace(table, auto=auto, streaks=_put(table.streaks, ev.seat, 0),

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import grpc
 
-from engine.table import Timeout
+from engine.table import Close, Timeout
 from services.config import Settings
 from services.eventstore import EventStore
 from services.game.clock import Clock, Deadlines
@@ -30,19 +30,21 @@ from services.live.base import LiveState, wall_clock_ms
 
 
 def table_service(store: EventStore, live: LiveState, *, node_id: str = "", address: str = "",
-                  clock_ms: Callable[[], int] = wall_clock_ms, buy_ins: BuyIn | None = None) -> TableService:
-    """The table service of one node, its units wired together (see services/game/tables.py)."""
+                  clock_ms: Callable[[], int] = wall_clock_ms, buy_ins: BuyIn | None = None,
+                  abandon_after_ms: int = 0) -> TableService:
+    """The table service of one node, its units wired together (see services/game/tables.py);
+    `abandon_after_ms` closes tables nobody acted at for that long (0: never)."""
     node_id = node_id or uuid.uuid4().hex[:8]
     repository = TableRepository(store)
-    deadlines = Deadlines(live, clock_ms)
+    deadlines = Deadlines(live, clock_ms, repository.last_human_ms.get, abandon_after_ms)
     local = LocalFeed()
     ownership = Ownership(repository, live, deadlines, local, TableLocks(), node_id, address, clock_ms)
     pipeline = CommandPipeline(repository, ownership, deadlines, local, live, node_id, clock_ms, buy_ins)
 
-    async def fire(table_id: str, cmd: Timeout, command_id: str) -> Outcome:
+    async def fire(table_id: str, cmd: Timeout | Close, command_id: str) -> Outcome:
         return await pipeline.execute(table_id, cmd, command_id=command_id, actor="server")
 
-    clock = Clock(live, deadlines, node_id, repository.last_event_ms.get, fire)
+    clock = Clock(live, deadlines, node_id, repository.last_event_ms.get, fire, repository.cached)
     watcher = Watcher(repository, live, local, ownership.subscribe, ownership.serving)
     return TableService(store, live, node_id, repository, pipeline, ownership, deadlines, clock,
                         watcher)
@@ -107,7 +109,7 @@ async def open_backends(settings: Settings) -> Backends:
     register_status_details()
     buy_ins = BuyIns(LedgerService(ledger, MemoryLeaderboards(), ledger_settings()))
     tables = table_service(store, live, node_id=settings.node_id, address=settings.advertised_addr,
-                           buy_ins=buy_ins)
+                           buy_ins=buy_ins, abandon_after_ms=settings.abandon_after_s * 1000)
     return Backends(store, live, tables, ledger)
 
 
@@ -119,4 +121,5 @@ def register_services(
     if "game" in services:
         from services.game.servicer import register
 
-        register(server, backends.tables, settings.token_secret)
+        register(server, backends.tables, settings.token_secret,
+                 settings.guest_logins_per_minute, settings.open_tables_per_player)

@@ -32,9 +32,18 @@ class Settings(BaseSettings):
     log_level: str = Field("info", description="debug, info, warning or error")
     log_format: str = Field("json", description="json (structured) or console (for people)")
     token_secret: str = Field(
-        "dev-insecure-secret", description="HMAC key signing bearer tokens; set it in production"
+        "", description="HMAC key signing bearer tokens; empty: a random key kept in var/token-secret"
     )
     node_id: str = Field("", description="this node's id among several game nodes; random if empty")
+    abandon_after_s: int = Field(
+        900, ge=0, description="close a table nobody has acted at for this long; 0 never closes it"
+    )
+    guest_logins_per_minute: int = Field(
+        60, ge=1, description="GuestLogin calls per minute from one client address"
+    )
+    open_tables_per_player: int = Field(
+        20, ge=1, description="unfinished tables one player may have created at once"
+    )
     advertise_addr: str = Field(
         "", description="host:port other game nodes use to reach this one; QIPAI_GRPC_ADDR if empty"
     )

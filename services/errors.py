@@ -41,7 +41,7 @@ class Refused(Category):
 
 
 class AlreadyExists(Category):
-    """What the request would create exists already (a transfer id with other content)."""
+    """An id the caller chose (a command's, a transfer's) already names something else."""
 
 
 class TooManyRequests(Category):

@@ -41,7 +41,16 @@ async def start(settings: Settings, services: Sequence[str]) -> Running:
         raise StartupError(f"unknown service(s) {unknown}; choose from {', '.join(SERVICES)} or all")
     from services.auth import AuthInterceptor
     from services.eventstore import EventStoreError
+    from services.signing_key import exposure_problem, signing_key
 
+    try:
+        key = signing_key(settings.token_secret)
+    except OSError as exc:
+        raise StartupError(f"cannot read or create the token key: {exc}") from None
+    problem = exposure_problem(settings.grpc_addr, key)
+    if problem:
+        raise StartupError(problem)
+    settings = settings.model_copy(update={"token_secret": key})
     try:
         backends = await open_backends(settings)
     except (ConnectionError, OSError, EventStoreError) as exc:

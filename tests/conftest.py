@@ -211,24 +211,32 @@ def live_redis_url(request: pytest.FixtureRequest) -> str:
 # Per-test isolation on the shared services.
 
 
-@pytest.fixture
-def pg_schema(postgres_url: str) -> Iterator[str]:
+def drop_schema(postgres_url: str, name: str) -> None:
     import psycopg
     from psycopg import sql
 
-    name = f"t_{uuid.uuid4().hex[:16]}"
-    yield name
     with psycopg.connect(postgres_url, autocommit=True) as conn:
         conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(name)))
 
 
-@pytest.fixture
-def redis_prefix(redis_url: str) -> Iterator[str]:
-    prefix = f"test:{uuid.uuid4().hex[:12]}:"
-    yield prefix
+def drop_keys(redis_url: str, prefix: str) -> None:
     client = redis_client(redis_url)
     try:
         for key in list(client.scan_iter(match=f"{prefix}*", count=500)):
             client.delete(key)  # one at a time: on a cluster the keys are in many slots
     finally:
         client.close()
+
+
+@pytest.fixture
+def pg_schema(postgres_url: str) -> Iterator[str]:
+    name = f"t_{uuid.uuid4().hex[:16]}"
+    yield name
+    drop_schema(postgres_url, name)
+
+
+@pytest.fixture
+def redis_prefix(redis_url: str) -> Iterator[str]:
+    prefix = f"test:{uuid.uuid4().hex[:12]}:"
+    yield prefix
+    drop_keys(redis_url, prefix)

@@ -1,29 +1,65 @@
-"""Option validation every ruleset shares: an options object from the defaults and overrides."""
+"""Option validation every ruleset shares: an options object from the defaults and overrides.
+
+Every integer option declares its range next to its default (`ranged`), so a table can never be
+created with a value the service cannot serve (a timeout of 1e300 ms, a billion rounds): the
+range is part of the option, checked here, listed in docs/rules/<game>.md.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 Opts = TypeVar("Opts")
 
+RANGE = "qipai.range"  # the field-metadata key of an integer option's range
 
-def make_options(cls: type[Opts], overrides: Mapping[str, Any] | None, game: str,
-                 minimum: Mapping[str, int]) -> Opts:
-    """`cls` (a frozen dataclass of bool and int fields) with `overrides` applied. An unknown key,
-    a bool that is not true/false, or an int below its `minimum` (1 when not listed) raises
-    ValueError naming the option."""
-    fields = {f.name: f.type for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+
+class Range(NamedTuple):
+    """The inclusive bounds of an integer option."""
+
+    low: int
+    high: int
+
+    def __str__(self) -> str:
+        return f"{self.low}..{self.high}"
+
+
+def ranged(default: int, low: int, high: int) -> Any:
+    """An integer option's dataclass field: its default and the inclusive range it accepts."""
+    if not low <= default <= high:
+        raise ValueError(f"default {default} is outside its own range {low}..{high}")
+    return dataclasses.field(default=default, metadata={RANGE: Range(low, high)})
+
+
+def ranges(cls: type) -> dict[str, Range]:
+    """Each integer option of the options class `cls` with its range."""
+    return {f.name: f.metadata[RANGE] for f in dataclasses.fields(cls) if RANGE in f.metadata}
+
+
+def make_options(cls: type[Opts], overrides: Mapping[str, Any] | None, game: str) -> Opts:
+    """`cls` (a frozen dataclass of bool fields and `ranged` int fields) with `overrides`
+    applied. An unknown key, a bool that is not true/false, or an int outside its range raises
+    ValueError naming the option and what it accepts."""
+    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
     for key, given in (overrides or {}).items():
-        kind = fields.get(key)
-        if kind is None:
-            raise ValueError(f"unknown {game} option {key!r}; known: {', '.join(fields)}")
-        if kind in ("bool", bool):
+        spec = fields.get(key)
+        if spec is None:
+            raise ValueError(f"unknown {game} option {shown(key)}; known: {', '.join(fields)}")
+        if spec.type in ("bool", bool):
             if not isinstance(given, bool):
-                raise ValueError(f"{game} option {key!r} must be true or false, not {given!r}")
+                raise ValueError(f"{game} option {key!r} must be true or false, not {shown(given)}")
             continue
-        least = minimum.get(key, 1)
-        if isinstance(given, bool) or not isinstance(given, int) or given < least:
-            raise ValueError(f"{game} option {key!r} must be an integer >= {least}, not {given!r}")
+        bounds = spec.metadata.get(RANGE)
+        if bounds is None:
+            raise TypeError(f"{game} option {key!r} declares no range: use ranged(default, low, high)")
+        if isinstance(given, bool) or not isinstance(given, int) or not bounds.low <= given <= bounds.high:
+            raise ValueError(f"{game} option {key!r} must be an integer in {bounds}, not {shown(given)}")
     return cls(**(overrides or {}))
+
+
+def shown(value: Any) -> str:
+    """A value for an error message, cut short (a client may send a 1 MiB string)."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."

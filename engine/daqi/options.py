@@ -7,26 +7,24 @@ from typing import Any
 
 from engine.core import options as core_options
 from engine.core.messages import value
+from engine.core.options import ranged
 
 
 @value("daqi.Options")
 class Options:
-    """Rule options with the spec's defaults, plus the platform's timing."""
+    """Rule options with the spec's defaults, plus the platform's timing; each integer with the
+    range a table accepts (docs/rules/daqi.md, "Options")."""
 
-    deal_interval_ms: int = 300
-    bid_window_ms: int = 5000
+    deal_interval_ms: int = ranged(300, 0, 10_000)
+    bid_window_ms: int = ranged(5000, 0, 120_000)
     allow_throw: bool = False
     must_follow_tractor: bool = True
     trump_chain_tractors: bool = False
-    threshold: int = 80
-    threshold_step: int = 40
-    base: int = 1
-    play_timeout_ms: int = 20000
-    bury_timeout_ms: int = 30000
-
-
-# The integer options that accept 0 (every other one must be at least 1).
-_MINIMUM = {"deal_interval_ms": 0, "bid_window_ms": 0}
+    threshold: int = ranged(80, 5, 300)
+    threshold_step: int = ranged(40, 5, 150)
+    base: int = ranged(1, 1, 1000)
+    play_timeout_ms: int = ranged(20000, 100, 600_000)
+    bury_timeout_ms: int = ranged(30000, 100, 600_000)
 
 
 def make_options(overrides: Mapping[str, Any] | None = None) -> Options:
@@ -40,4 +38,4 @@ def make_options(overrides: Mapping[str, Any] | None = None) -> Options:
         if not isinstance(pair, list | tuple) or len(pair) != 2:
             raise ValueError(f"option 'thresholds' must be [threshold, step], got {pair!r}")
         values["threshold"], values["threshold_step"] = pair
-    return core_options.make_options(Options, values, "daqi", _MINIMUM)
+    return core_options.make_options(Options, values, "daqi")

@@ -8,32 +8,33 @@ from typing import Any
 
 from engine.core import options as core_options
 from engine.core.messages import value
+from engine.core.options import ranged
 from engine.jj.scoring import CLASSIC, XUEZHAN
 from engine.mahjong.tiles import TileNotationError, parse_tile
 
 
 @value("jj.Options")
 class Options:
-    """Rule options and the platform's timing for auto-play (托管).
+    """Rule options and the platform's timing for auto-play (托管); each integer with the range a
+    table accepts (docs/rules/jj.md, "Options and their ranges").
 
     `wild`: "indicator" (the kind after a turned-up tile), "none", or "fixed:<tile>" ("fixed:C").
     """
 
     wild: str = "indicator"
-    min_fan: int = 8
+    min_fan: int = ranged(8, 0, 1000)
     mode: str = CLASSIC
-    base: int = 1
+    base: int = ranged(1, 1, 1000)
     allow_declare_ready: bool = True
-    rounds_per_match: int = 4
-    turn_timeout_ms: int = 15_000
-    claim_timeout_ms: int = 8_000
+    rounds_per_match: int = ranged(4, 1, 64)
+    turn_timeout_ms: int = ranged(15_000, 100, 600_000)
+    claim_timeout_ms: int = ranged(8_000, 100, 600_000)
 
     @property
     def xuezhan(self) -> bool:
         return self.mode == XUEZHAN
 
 
-_MINIMUM = {"min_fan": 0}
 _CHOICES = {"wild", "mode"}  # the string options, checked here; the rest by engine.core.options
 
 
@@ -42,10 +43,10 @@ def make_options(overrides: Mapping[str, Any] | None = None) -> Options:
     given = dict(overrides or {})
     chosen = {key: given.pop(key) for key in _CHOICES if key in given}
     if "mode" in chosen and chosen["mode"] not in (CLASSIC, XUEZHAN):
-        raise ValueError(f"jj option 'mode' must be {CLASSIC!r} or {XUEZHAN!r}, not {chosen['mode']!r}")
+        raise ValueError(f"jj option 'mode' must be {CLASSIC!r} or {XUEZHAN!r}, not {core_options.shown(chosen['mode'])}")
     if "wild" in chosen:
         _check_wild(chosen["wild"])
-    return dataclasses.replace(core_options.make_options(Options, given, "jj", _MINIMUM), **chosen)
+    return dataclasses.replace(core_options.make_options(Options, given, "jj"), **chosen)
 
 
 def _check_wild(val: Any) -> None:
@@ -59,4 +60,4 @@ def _check_wild(val: Any) -> None:
         else:
             if t < 34:
                 return
-    raise ValueError(f"jj option 'wild' must be 'indicator', 'none' or 'fixed:<tile>' such as 'fixed:C', not {val!r}")
+    raise ValueError(f"jj option 'wild' must be 'indicator', 'none' or 'fixed:<tile>' such as 'fixed:C', not {core_options.shown(val)}")

@@ -7,21 +7,23 @@ from typing import Any
 
 from engine.core import options as core_options
 from engine.core.messages import value
+from engine.core.options import ranged
 
 
 @value("koudian.Options")
 class Options:
-    """Rule options (koudian.md) and the platform's timing for auto-play (托管)."""
+    """Rule options (koudian.md) and the platform's timing for auto-play (托管); each integer
+    with the range a table accepts (docs/rules/koudian.md, "Options")."""
 
     seven_pairs: bool = False
     dealer_stays_on_draw: bool = True
     allow_exposed_kong_from_discard: bool = True
-    base_score: int = 1
-    rounds_per_match: int = 4
-    turn_timeout_ms: int = 15_000
-    claim_timeout_ms: int = 8_000
+    base_score: int = ranged(1, 1, 1000)
+    rounds_per_match: int = ranged(4, 1, 64)
+    turn_timeout_ms: int = ranged(15_000, 100, 600_000)
+    claim_timeout_ms: int = ranged(8_000, 100, 600_000)
 
 
 def make_options(overrides: Mapping[str, Any] | None = None) -> Options:
     """Options with `overrides` applied; a bad key or value raises ValueError naming it."""
-    return core_options.make_options(Options, overrides, "koudian", minimum={})
+    return core_options.make_options(Options, overrides, "koudian")

@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from engine.core import options as core_options
 from engine.core.messages import value
+from engine.core.options import ranged
 
 FROM_DEALER: Literal["from_dealer"] = "from_dealer"
 FROM_DISCARDER: Literal["from_discarder"] = "from_discarder"
@@ -20,18 +21,19 @@ class Options:
     `min_win` is the 起胡 threshold (the most any one loser would pay, before caps, in 底分);
     the caps are in 底分 too; `base_score` is the 底分 itself, the score one unit is worth.
     `win_priority` says who wins when several seats may win on one tile (截胡): the first in
-    play order from the dealer, or from the seat after the discarder."""
+    play order from the dealer, or from the seat after the discarder. Each integer has the range
+    a table accepts (docs/rules/wuhan.md, "Options")."""
 
-    min_win: int = 32
-    base_score: int = 1
-    cap: int = 400
-    golden_cap: int = 500
-    sunshine_cap: int = 600
-    ha_cap: int = 700
+    min_win: int = ranged(32, 0, 1000)
+    base_score: int = ranged(1, 1, 1000)
+    cap: int = ranged(400, 1, 100_000)
+    golden_cap: int = ranged(500, 1, 100_000)
+    sunshine_cap: int = ranged(600, 1, 100_000)
+    ha_cap: int = ranged(700, 1, 100_000)
     win_priority: Literal["from_dealer", "from_discarder"] = FROM_DEALER
-    rounds_per_match: int = 4
-    turn_timeout_ms: int = 15_000
-    claim_timeout_ms: int = 8_000
+    rounds_per_match: int = ranged(4, 1, 64)
+    turn_timeout_ms: int = ranged(15_000, 100, 600_000)
+    claim_timeout_ms: int = ranged(8_000, 100, 600_000)
 
 
 _PRIORITIES = (FROM_DEALER, FROM_DISCARDER)
@@ -39,12 +41,13 @@ _PRIORITIES = (FROM_DEALER, FROM_DISCARDER)
 
 def make_options(overrides: Mapping[str, Any] | None = None) -> Options:
     """Options with `overrides` applied; a bad key or value raises ValueError naming it. The
-    integer options are checked by engine.core.options (`min_win` may be 0: no 起胡)."""
+    integer options are checked against their ranges by engine.core.options (`min_win` may be
+    0: no 起胡)."""
     overrides = dict(overrides or {})
     priority = overrides.pop("win_priority", FROM_DEALER)
     if priority not in _PRIORITIES:
-        raise ValueError(f"wuhan option 'win_priority' must be one of {', '.join(_PRIORITIES)}, not {priority!r}")
-    options = replace(core_options.make_options(Options, overrides, "wuhan", minimum={"min_win": 0}),
+        raise ValueError(f"wuhan option 'win_priority' must be one of {', '.join(_PRIORITIES)}, not {core_options.shown(priority)}")
+    options = replace(core_options.make_options(Options, overrides, "wuhan"),
                       win_priority=priority)
     if not options.cap <= options.golden_cap <= options.sunshine_cap <= options.ha_cap:
         raise ValueError("wuhan caps must rise: cap <= golden_cap <= sunshine_cap <= ha_cap")

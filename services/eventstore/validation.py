@@ -61,6 +61,8 @@ def optional_text(value: Any, name: str, limit: int) -> str | None:
         raise InvalidInput(f"{name} must be non-empty text or None, got {value!r}")
     if len(value) > limit:
         raise InvalidInput(f"{name} is {len(value)} characters long; the limit is {limit}")
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in value):  # Postgres text cannot hold NUL
+        raise InvalidInput(f"{name} {value[:40]!r} contains a control character")
     return value
 
 

@@ -1,5 +1,9 @@
 """The table clock: when a table's pending decision times out, its deadline in the live state,
-and firing the deadlines that are due (a `Timeout` command through the pipeline)."""
+and firing the deadlines that are due (a `Timeout` command through the pipeline).
+
+The abandon policy rides on the same deadline: a table nobody has acted at (created, sat,
+readied, played, left) for `abandon_after_ms` is closed (`Close`), whether it waits for players
+or the server auto-plays every seat, so no table lives on without people (docs/operations.md)."""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from engine.core.contract import Status
-from engine.table import AwaitingReveals, Table, Timeout
+from engine.table import AwaitingReveals, Close, Table, Timeout
 from services.game.leases import NotHolder
 from services.live.base import LiveState, Turn
 from services.observability import log
@@ -18,13 +22,24 @@ BETWEEN_HANDS_MS = 10_000  # after a hand ends, the next starts this late unless
 AUTO_PLAY_DELAY_MS = 300  # how soon the server acts for a seat on auto-play (a human-like pace)
 REDELIVER_AFTER_MS = 5_000
 REVEAL_TIMEOUT_MS = 5_000  # how long a deal waits for committed nonces (docs/fairness.md)
+ABANDONED = "abandoned"  # the reason a table closed by the abandon policy records
 
 
 class Deadlines:
     """A table's deadline, from its state: how long until it, and keeping it armed."""
 
-    def __init__(self, live: LiveState, clock_ms: Callable[[], int]) -> None:
+    def __init__(self, live: LiveState, clock_ms: Callable[[], int],
+                 last_human_ms: Callable[[str], int | None] = lambda _: None,
+                 abandon_after_ms: int = 0) -> None:
         self.live, self.clock_ms = live, clock_ms
+        self.last_human_ms, self.abandon_after_ms = last_human_ms, abandon_after_ms
+
+    def abandoned(self, table: Table, now_ms: int) -> bool:
+        """Whether nobody has acted at the unfinished `table` for the abandon policy's time."""
+        if not self.abandon_after_ms or not table.exists or table.status is Status.MATCH_OVER:
+            return False
+        last = self.last_human_ms(table.table_id)
+        return last is not None and now_ms - last >= self.abandon_after_ms
 
     @staticmethod
     def delay_ms(table: Table) -> int | None:
@@ -56,11 +71,16 @@ class Deadlines:
         return deadline is not None and deadline.timeout_ms == 0 and list(deadline.defaults) == [None]
 
     def turn(self, table: Table, since_ms: int) -> Turn:
-        """The table's deadline: due `delay_ms` after `since_ms`, or none."""
+        """The table's deadline: due `delay_ms` after `since_ms`, or when the abandon policy
+        closes the table if that comes first, or none."""
         delay = self.delay_ms(table)
-        if delay is None:
+        due = None if delay is None else since_ms + delay
+        if self.abandon_after_ms and table.exists and table.status is not Status.MATCH_OVER:
+            idle_due = (self.last_human_ms(table.table_id) or since_ms) + self.abandon_after_ms
+            due = idle_due if due is None else min(due, idle_due)
+        if due is None:
             return Turn("turn", None)
-        return Turn("turn", since_ms + delay, str(table.version).encode())
+        return Turn("turn", due, str(table.version).encode())
 
     async def arm(self, table: Table, since_ms: int) -> None:
         turn = self.turn(table, since_ms)
@@ -80,16 +100,17 @@ class Fired(Protocol):
     def events(self) -> list[object]: ...
 
 
-Execute = Callable[[str, Timeout, str], Awaitable[Fired]]
+Execute = Callable[[str, Timeout | Close, str], Awaitable[Fired]]
 
 
 class Clock:
     """Fires due deadlines: each as a `Timeout` command run by `execute(table_id, cmd, command_id)`."""
 
     def __init__(self, live: LiveState, deadlines: Deadlines, node_id: str,
-                 last_event_ms: Callable[[str], int | None], execute: Execute) -> None:
+                 last_event_ms: Callable[[str], int | None], execute: Execute,
+                 cached: Callable[[str], Table | None] = lambda _: None) -> None:
         self.live, self.deadlines, self.node_id = live, deadlines, node_id
-        self._last_event_ms, self._execute = last_event_ms, execute
+        self._last_event_ms, self._execute, self._cached = last_event_ms, execute, cached
 
     async def fire_due(self, limit: int = 50) -> int:
         """Fire up to `limit` deadlines due now (one clock tick); returns how many fired. A
@@ -104,9 +125,16 @@ class Clock:
         return len(due)
 
     async def _fire(self, table_id: str, version: int) -> None:
-        cmd = Timeout(version, secrets.token_bytes(16), secrets.token_bytes(16), fair=True)
+        cmd: Timeout | Close = Timeout(version, secrets.token_bytes(16), secrets.token_bytes(16),
+                                           fair=True)
+        command_id = f"timeout:{version}"
+        table = self._cached(table_id)
+        if table is not None and table.version == version and self.deadlines.abandoned(
+                table, self.deadlines.clock_ms()):
+            log.info("table_abandoned", table_id=table_id, version=version)
+            cmd, command_id = Close(ABANDONED), f"close:{version}"
         try:
-            outcome = await self._execute(table_id, cmd, f"timeout:{version}")
+            outcome = await self._execute(table_id, cmd, command_id)
             if not outcome.events:  # stale or already fired: set the deadline the table has now
                 since = self._last_event_ms(table_id) or self.deadlines.clock_ms()
                 await self.deadlines.arm(outcome.table, since)

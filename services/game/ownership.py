@@ -46,12 +46,15 @@ class Ownership:
     def serving(self, table_id: str) -> bool:
         return table_id in self.leases.held
 
-    async def hold(self, table_id: str) -> Lease:
+    async def hold(self, table_id: str, *, must_exist: bool = True) -> Lease:
         """This node's lease on the table, taking the table over if no node serves it;
-        NotHolder if another does. Call with the table's lock held."""
+        NotHolder if another does, TableNotFound (with nothing written: no lease, no fence)
+        if `must_exist` and the table has no events. Call with the table's lock held."""
         if table_id in self.leases.held:
             return self.leases.held[table_id]
         self.repository.forget(table_id)  # another node may have written since this one last served it
+        if must_exist and await self.repository.store.stream_version(table_id) == 0:
+            raise TableNotFound(f"no table {table_id!r}")
         lease = await self.leases.hold(table_id)
         # Taking a table over (its node died, or the live state was lost): whatever the live
         # state knew of it may be gone, so restore it from the log before serving.

@@ -9,6 +9,7 @@ to local watchers and the fan-out, refresh the cached public view and re-arm the
 from __future__ import annotations
 
 import functools
+import json
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -22,7 +23,7 @@ from engine.core.contract import Status
 from engine.core.errors import RuleViolation
 from engine.core.messages import message_to_json
 from engine.table import Table, Timeout
-from services.errors import Conflict
+from services.errors import AlreadyExists, Conflict
 from services.eventstore import Fenced, NewEvent, WrongExpectedVersion
 from services.game.clock import Deadlines
 from services.game.feed import Batch, LocalFeed, encode_payload
@@ -49,6 +50,26 @@ class VersionConflict(Conflict):
     def __init__(self, expected: int, actual: int) -> None:
         super().__init__(f"the table is at version {actual}, not {expected}: refresh and retry")
         self.expected, self.actual = expected, actual
+
+
+# What the server adds to a command (a hand's seed and salt): not part of what a client asked.
+SERVER_FIELDS = ("seed", "salt")
+
+
+class CommandReused(AlreadyExists):
+    """A command id the caller already used for a different command."""
+
+    def __init__(self, command_id: str, stored: dict[str, Any]) -> None:
+        shown = json.dumps(stored, ensure_ascii=False, sort_keys=True)
+        shown = shown if len(shown) <= 300 else shown[:297] + "..."
+        own = command_id.partition(":")[2] or command_id
+        super().__init__(f"id {own[:40]!r} was already used for another command: {shown}")
+        self.command_id, self.stored = command_id, stored
+
+
+def _asked(command: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    data = command.get("data", {})
+    return command.get("type"), {k: v for k, v in data.items() if k not in SERVER_FIELDS}
 
 
 @dataclass
@@ -79,12 +100,13 @@ class CommandPipeline:
         with structlog.contextvars.bound_contextvars(table_id=table_id, command_id=command_id,
                                                      actor=actor, node=self.node_id):
             async with self.ownership.lock(table_id):
-                lease = await self.ownership.hold(table_id)
+                lease = await self.ownership.hold(
+                    table_id, must_exist=not isinstance(cmd, tables.CreateTable))
                 for _ in range(CONFLICT_RETRIES):
                     table = await self.repository.load(
                         table_id, must_exist=not isinstance(cmd, tables.CreateTable))
                     if expected_version is not None and expected_version != table.version:
-                        if command_id and await self.repository.already_applied(table_id, command_id):
+                        if command_id and await self.applied_before(table_id, command_id, cmd):
                             return Outcome(table, table.version, duplicate=True)
                         log.debug("command_rejected", reason="version_conflict",
                                   expected=expected_version, version=table.version)
@@ -92,7 +114,7 @@ class CommandPipeline:
                     try:
                         steps, after = self.decide(table, cmd)
                     except RuleViolation as exc:
-                        if command_id and await self.repository.already_applied(table_id, command_id):
+                        if command_id and await self.applied_before(table_id, command_id, cmd):
                             return Outcome(table, table.version, duplicate=True)
                         COMMANDS.labels(table.ruleset or "none", "rejected").inc()
                         log.debug("command_rejected", command=type(cmd).__name__, code=exc.code,
@@ -121,6 +143,8 @@ class CommandPipeline:
                         # The same command id was stored before: that earlier result stands.
                         self.repository.forget(table_id)
                         table = await self.repository.load(table_id, must_exist=True)
+                        if command_id:
+                            await self.applied_before(table_id, command_id, cmd)
                         return Outcome(table, version, duplicate=True)
                     APPENDS.inc()
                     COMMANDS.labels(table.ruleset or type(cmd).__name__, "applied").inc()
@@ -128,6 +152,8 @@ class CommandPipeline:
                     table = after
                     self.repository.remember(table)
                     self.repository.last_event_ms[table_id] = self.clock_ms()
+                    if actor != "server":
+                        self.repository.last_human_ms[table_id] = self.clock_ms()
                     base = table.version - len(events)
                     self.local.publish(table_id, Batch(
                         table.version, [(base + n, ev) for n, ev in enumerate(events, 1)], table, actor))
@@ -141,6 +167,16 @@ class CommandPipeline:
                     COMMAND_LATENCY.observe((self.clock_ms() - started) / 1000)
                     return Outcome(table, table.version, events)
                 raise VersionConflict(-1, (await self.repository.load(table_id, must_exist=True)).version)
+
+    async def applied_before(self, table_id: str, command_id: str, cmd: Any) -> bool:
+        """Whether `command_id` was applied to this table already, as this very command (a
+        retry); CommandReused when it was used for a different one."""
+        stored = await self.repository.stored_command(table_id, command_id)
+        if stored is None:
+            return False
+        if stored and _asked(stored) != _asked(message_to_json(cmd)):
+            raise CommandReused(command_id, stored)
+        return True
 
     def decide(self, table: Table, cmd: Any) -> tuple[Steps, Table]:
         """The command's events and, chained behind them, every clock step due at once (a
@@ -183,5 +219,6 @@ class CommandPipeline:
             await self.live.mark_live(table.table_id)
         if status is Status.MATCH_OVER:
             await self.live.unmark_live(table.table_id)
+            await self.live.remove_open_table(table.created_by, table.table_id)
         if status_before is not None and status_before != status:
             await self.repository.save_snapshot(table)  # hand boundaries: rehydration = snapshot + one hand

@@ -35,6 +35,8 @@ class TableStore(Protocol):
 
     async def fence(self, stream_id: str, token: int) -> None: ...
 
+    async def stream_version(self, stream_id: str) -> int: ...
+
     async def read_stream(self, stream_id: str, from_version: int = 1,
                           to_version: int | None = None) -> list[RecordedEvent]: ...
 
@@ -56,8 +58,10 @@ class TableRepository:
         self.store = store
         self.cache_size = cache_size
         self._cache: OrderedDict[str, Table] = OrderedDict()
-        # When each table's latest event was recorded (deadlines count from it after a restart).
+        # When each table's latest event was recorded (deadlines count from it after a restart),
+        # and its latest command by a person rather than the server (the abandon policy's clock).
         self.last_event_ms: dict[str, int] = {}
+        self.last_human_ms: dict[str, int] = {}
 
     def cached(self, table_id: str) -> Table | None:
         return self._cache.get(table_id)
@@ -99,6 +103,10 @@ class TableRepository:
             table = tables.evolve(table, rec.decode())
         if records:
             self.last_event_ms[table_id] = int(records[-1].recorded_at.timestamp() * 1000)
+            # With none in the tail, the last person acted before it: its start is a generous bound.
+            human = next((rec for rec in reversed(records)
+                          if rec.metadata.get("actor", "server") != "server"), records[0])
+            self.last_human_ms[table_id] = int(human.recorded_at.timestamp() * 1000)
         return table
 
     async def _from_snapshot(self, table_id: str) -> Table:
@@ -117,8 +125,16 @@ class TableRepository:
         """Store `new` after `version` under the lease token `fence` (see EventStore.append)."""
         return await self.store.append(table_id, version, new, command_id=command_id, fence=fence)
 
-    async def already_applied(self, table_id: str, command_id: str) -> bool:
-        return await self.store.command_version(table_id, command_id) is not None
+    async def stored_command(self, table_id: str, command_id: str) -> dict[str, Any] | None:
+        """The command stored under `command_id` (`{"type", "data"}`), or None if there is none."""
+        version = await self.store.command_version(table_id, command_id)
+        if version is None:
+            return None
+        for rec in reversed(await self.store.read_stream(table_id, 1, version)):
+            if rec.metadata.get("command_id") == command_id and "command" in rec.metadata:
+                stored: dict[str, Any] = rec.metadata["command"]
+                return stored
+        return {}  # stored before commands were recorded in the metadata
 
     async def save_snapshot(self, table: Table) -> None:
         await self.store.save_snapshot(table.table_id, table.version, snapshots.SNAPSHOT_TYPE,

@@ -23,19 +23,21 @@ from qipai.v1 import admin_pb2, admin_pb2_grpc, auth_pb2, auth_pb2_grpc, game_pb
 from services import auth
 from services.errors import Forbidden, TooManyRequests
 from services.game.forwarding import Forwarder
-from services.game.tables import STREAM_PREFIX, TableService
+from services.game.tables import STREAM_PREFIX, TableNotFound, TableService
 from services.game.verify import verify
 from services.ratelimit import RateLimiter
 from services.status import streaming, unary
 
 RATE_LIMIT = 200  # requests per player per second: a fast bot (a view per event, 0 ms deals) stays below
+GUEST_LOGINS_PER_MINUTE = 60  # per client address (QIPAI_GUEST_LOGINS_PER_MINUTE)
+OPEN_TABLES_PER_PLAYER = 20  # unfinished tables one player may have created (QIPAI_OPEN_TABLES_PER_PLAYER)
 MAX_ID_LENGTH = 128
 MAX_LEGAL_ACTIONS = 500
 
 
 def _request_id(me: auth.Identity, request_id: str) -> str | None:
-    if len(request_id) > MAX_ID_LENGTH:
-        raise wire.BadRequest(f"request ids are at most {MAX_ID_LENGTH} characters")
+    if len(request_id) > MAX_ID_LENGTH or not request_id.isprintable():
+        raise wire.BadRequest(f"request and action ids are at most {MAX_ID_LENGTH} printable characters")
     return f"{me.player_id}:{request_id}" if request_id else None
 
 
@@ -76,6 +78,12 @@ def _check_new_table(ruleset: str, options: dict[str, Any], deal_json: str | Non
         raise wire.BadRequest(f"deal_json: {exc}") from None
 
 
+def _peer_host(context: Any) -> str:
+    """The caller's address without its port (`ipv4:1.2.3.4:5678` -> `ipv4:1.2.3.4`)."""
+    peer = str(context.peer() or "unknown")
+    return peer.rpartition(":")[0] if peer.count(":") > 1 else peer
+
+
 def _response(table: Table, version: int, me: auth.Identity, duplicate: bool = False) -> game_pb2.TableResponse:
     seat = table.seat_of(me.player_id)
     return game_pb2.TableResponse(table_id=table.table_id, version=version,
@@ -104,11 +112,18 @@ class _Limited:
         return me
 
 class AuthServicer(auth_pb2_grpc.AuthServicer):
-    def __init__(self, secret: str) -> None:
-        self.secret = secret
+    def __init__(self, secret: str, tables: TableService,
+                 logins_per_minute: int = GUEST_LOGINS_PER_MINUTE) -> None:
+        self.secret, self.tables, self.logins_per_minute = secret, tables, logins_per_minute
 
     @unary
     async def GuestLogin(self, request: auth_pb2.GuestLoginRequest, context: Any) -> auth_pb2.LoginResponse:
+        # Shared by every node (live state): a guest costs nothing to make, so one address
+        # could otherwise mint players (and their tables) without end.
+        if not await self.tables.live.allow(f"guest-login:{_peer_host(context)}",
+                                            self.logins_per_minute, 60_000):
+            raise TooManyRequests(f"at most {self.logins_per_minute} guest logins per minute "
+                                  f"from one address: wait a minute")
         try:
             name = auth.guest_name(request.name)
         except auth.InvalidName as exc:
@@ -119,6 +134,11 @@ class AuthServicer(auth_pb2_grpc.AuthServicer):
 
 
 class GameServicer(_Limited, game_pb2_grpc.GameServicer):
+    def __init__(self, tables: TableService, limiter: RateLimiter,
+                 open_tables_per_player: int = OPEN_TABLES_PER_PLAYER) -> None:
+        super().__init__(tables, limiter)
+        self.open_tables_per_player = open_tables_per_player
+
     @unary
     async def CreateTable(self, request: game_pb2.CreateTableRequest, context: Any) -> game_pb2.TableResponse:
         me = await self._caller()
@@ -128,9 +148,34 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
         table_id = None
         if command_id:  # the same request id names the same table, so a retry finds it
             table_id = STREAM_PREFIX + hashlib.sha256(command_id.encode()).hexdigest()[:16]
+        if table_id is None or self.tables.repository.cached(table_id) is None:
+            await self._room_for_a_table(me.player_id)
         outcome = await self.tables.create(request.ruleset, options, me.player_id,
                                            command_id=command_id, table_id=table_id)
+        if not outcome.duplicate:
+            await self.tables.live.add_open_table(me.player_id, outcome.table.table_id)
         return _response(outcome.table, outcome.version, me, outcome.duplicate)
+
+    async def _room_for_a_table(self, player_id: str) -> None:
+        """TooManyRequests when the player already has as many unfinished tables as allowed.
+        Only at the limit are the listed tables looked at: one that finished while the live
+        state was not told (a node died mid-update) stops counting."""
+        listed = await self.tables.live.open_tables(player_id)
+        if len(listed) < self.open_tables_per_player:
+            return
+        open_now = 0
+        for table_id in listed:
+            try:
+                finished = (await self.tables.get(table_id)).status is Status.MATCH_OVER
+            except TableNotFound:
+                finished = True
+            if finished:
+                await self.tables.live.remove_open_table(player_id, table_id)
+            else:
+                open_now += 1
+        if open_now >= self.open_tables_per_player:
+            raise TooManyRequests(f"you already have {open_now} unfinished tables, the most one "
+                                  f"player may have: finish or abandon one first")
 
     @unary
     async def Join(self, request: game_pb2.JoinRequest, context: Any) -> game_pb2.TableResponse:
@@ -345,9 +390,13 @@ async def replay(tables: TableService, table_id: str, first: int, last: int | No
         yield rec.version, rec, state
 
 
-def register(server: grpc.aio.Server, tables: TableService, secret: str) -> None:
+def register(server: grpc.aio.Server, tables: TableService, secret: str,
+             guest_logins_per_minute: int = GUEST_LOGINS_PER_MINUTE,
+             open_tables_per_player: int = OPEN_TABLES_PER_PLAYER) -> None:
     """Add the Auth, Game and Admin servicers to `server`."""
-    auth_pb2_grpc.add_AuthServicer_to_server(AuthServicer(secret), server)
+    auth_pb2_grpc.add_AuthServicer_to_server(AuthServicer(secret, tables, guest_logins_per_minute),
+                                             server)
     limiter = RateLimiter(RATE_LIMIT, RATE_LIMIT)
-    game_pb2_grpc.add_GameServicer_to_server(GameServicer(tables, limiter), server)
+    game_pb2_grpc.add_GameServicer_to_server(
+        GameServicer(tables, limiter, open_tables_per_player), server)
     admin_pb2_grpc.add_AdminServicer_to_server(AdminServicer(tables, limiter), server)

@@ -59,6 +59,7 @@ def encode(table: Table) -> dict[str, Any]:
         "game": _tagged(table.game),
         "version": table.version,
         "chips": _tagged(table.chips),
+        "closed": table.closed,
     }
 
 
@@ -85,6 +86,8 @@ def decode(schema_version: int, data: dict[str, Any]) -> Table:
             auto=frozenset(data["auto"]), streaks=tuple(data["streaks"]),
             hands_started=int(data["hands_started"]), game=_untagged(data["game"]),
             version=int(data["version"]), chips=_untagged(data["chips"]),
+            version=int(data["version"]),
+            closed=str(data.get("closed", "")),  # absent before tables could be closed: open
         )
     except (KeyError, TypeError, ValueError, AttributeError, ImportError, LookupError) as exc:
         raise SnapshotUnreadable(f"{type(exc).__name__}: {exc}") from None

@@ -193,6 +193,19 @@ class LiveState(ABC):
     async def drop_table(self, table_id: str) -> None:
         """Forget a finished table's view, stream, deadlines and live mark (not its lease fence)."""
 
+    # -- each player's unfinished tables (the open-tables limit) -----------------------------
+    @abstractmethod
+    async def add_open_table(self, player_id: str, table_id: str) -> None:
+        """Record that `player_id` created `table_id`, which is not finished."""
+
+    @abstractmethod
+    async def remove_open_table(self, player_id: str, table_id: str) -> None:
+        """Record that `player_id`'s table `table_id` finished."""
+
+    @abstractmethod
+    async def open_tables(self, player_id: str) -> list[str]:
+        """The unfinished tables `player_id` created, sorted."""
+
     # -- rate limits and presence -----------------------------------------------------------
     @abstractmethod
     async def allow(self, key: str, limit: int, window_ms: int) -> bool:

@@ -59,6 +59,7 @@ class MemoryLiveState(LiveState):
         self._due_heap: list[tuple[int, int, str, str]] = []
         self._seq = 0
         self._live: set[str] = set()
+        self._open: dict[str, set[str]] = {}
         self._calls: dict[str, deque[int]] = {}
         self._presence: dict[str, int] = {}
 
@@ -246,6 +247,19 @@ class MemoryLiveState(LiveState):
 
     async def live_tables(self) -> list[str]:
         return sorted(self._live)
+
+    async def add_open_table(self, player_id: str, table_id: str) -> None:
+        self._open.setdefault(player_id, set()).add(table_id)
+
+    async def remove_open_table(self, player_id: str, table_id: str) -> None:
+        tables = self._open.get(player_id)
+        if tables is not None:
+            tables.discard(table_id)
+            if not tables:
+                del self._open[player_id]
+
+    async def open_tables(self, player_id: str) -> list[str]:
+        return sorted(self._open.get(player_id, ()))
 
     async def drop_table(self, table_id: str) -> None:
         self._views.pop(table_id, None)

@@ -8,7 +8,8 @@ Key layout (`ns` is the namespace):
 - `ns:dl:{dlN}:due|data|bytable` — deadlines, sharded over DEADLINE_SHARDS fixed slots by a hash
   of the table id, because one global sorted set would pin every table's timer to one node;
 - `ns:nodes:{nodes}:exp|addr` — the node registry; `ns:live` — the live tables index;
-- `ns:rl:{key}` — a rate limit's call log; `ns:p:{player}` — presence.
+- `ns:rl:{key}` — a rate limit's call log; `ns:p:{player}` — presence;
+- `ns:open:{player}` — the unfinished tables a player created (the open-tables limit).
 Every script and multi-key command touches one hash slot; a pipeline may span slots (on a
 cluster, redis-py sends each node its part). The URL picks the client (connection.py).
 """
@@ -466,6 +467,19 @@ class RedisLiveState(LiveState):
     async def live_tables(self) -> list[str]:
         with self._guard:
             tables = await self._client.smembers(f"{self.namespace}:live")
+        return sorted(t.decode() for t in tables)
+
+    async def add_open_table(self, player_id: str, table_id: str) -> None:
+        with self._guard:
+            await self._client.sadd(f"{self.namespace}:open:{{{player_id}}}", table_id)
+
+    async def remove_open_table(self, player_id: str, table_id: str) -> None:
+        with self._guard:
+            await self._client.srem(f"{self.namespace}:open:{{{player_id}}}", table_id)
+
+    async def open_tables(self, player_id: str) -> list[str]:
+        with self._guard:
+            tables = await self._client.smembers(f"{self.namespace}:open:{{{player_id}}}")
         return sorted(t.decode() for t in tables)
 
     async def drop_table(self, table_id: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -69,6 +70,13 @@ StartServer = Callable[..., Server]
 @pytest.fixture
 def start_server(tmp_path: Path) -> Iterator[StartServer]:
     """Starts `qipai serve` processes with the given QIPAI_ variables; stops them after the test."""
+    with server_starter(tmp_path) as start:
+        yield start
+
+
+@contextlib.contextmanager
+def server_starter(tmp_path: Path) -> Iterator[StartServer]:
+    """`start_server` for any scope: the servers it started stop when the block ends."""
     started: list[Server] = []
 
     def start(env: dict[str, str] | None = None, service: str = "all", wait: bool = True,
@@ -77,7 +85,9 @@ def start_server(tmp_path: Path) -> Iterator[StartServer]:
         full = {k: v for k, v in os.environ.items() if not k.startswith("QIPAI_")}
         full.update({"QIPAI_GRPC_ADDR": f"127.0.0.1:{port}", "QIPAI_LOG_LEVEL": "info",
                      "QIPAI_DATABASE_URL": f"sqlite:///{tmp_path / 'events.sqlite3'}",
-                     "QIPAI_REDIS_URL": "memory://", "QIPAI_TOKEN_SECRET": "e2e-secret"})
+                     "QIPAI_REDIS_URL": "memory://", "QIPAI_TOKEN_SECRET": "e2e-secret",
+                     # the tests log in hundreds of guests from one address
+                     "QIPAI_GUEST_LOGINS_PER_MINUTE": "100000"})
         full.update(env or {})
         log_path = tmp_path / f"server-{len(started)}.log"
         with open(log_path, "wb") as log:
@@ -94,9 +104,11 @@ def start_server(tmp_path: Path) -> Iterator[StartServer]:
                 raise AssertionError(f"server did not start:\n{server.log()}") from None
         return server
 
-    yield start
-    for server in started:
-        server.stop()
+    try:
+        yield start
+    finally:
+        for server in started:
+            server.stop()
 
 
 @pytest.fixture

@@ -143,7 +143,7 @@ async def test_a_bad_option_is_invalid_and_named(server):
         ann = await Player.guest(chan, "ann")
         err = await refused(ann.create_table("koudian", {"base_score": "x"}))
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert "options: koudian option 'base_score' must be an integer >= 1, not 'x'" in err.details()
+    assert "options: koudian option 'base_score' must be an integer in 1..1000, not 'x'" in err.details()
 
 
 async def test_a_table_that_does_not_exist_is_named_in_full(server):

@@ -9,6 +9,7 @@ import pytest
 from engine.core.contract import Status
 from engine.core.errors import RuleViolation
 from engine.table import Act, AutoPlaySet, SeatTimedOut, Sit
+from services.game.pipeline import CommandReused
 from services.game.tables import TableNotFound, VersionConflict
 from services.game.verify import verify
 from tests.integration.game.conftest import pass_time, play_with_bots, seat_everyone
@@ -58,9 +59,13 @@ async def test_a_deal_at_no_interval_is_dealt_at_once_each_card_its_own_command(
 
 async def test_the_same_action_id_applies_once(service):
     table_id = (await service.create("daqi", FAST_DAQI, "ann")).table.table_id
-    first = await service.execute(table_id, Sit("ann"), command_id="ann:a1", actor="ann")
-    again = await service.execute(table_id, Sit("ann", 3), command_id="ann:a1", actor="ann")
-    assert again.duplicate and again.version == first.version
+    first = await service.execute(table_id, Sit("ann", 0), command_id="ann:a1", actor="ann")
+    await service.execute(table_id, Sit("bob"), command_id="bob:a1", actor="bob")
+    again = await service.execute(table_id, Sit("ann", 0), command_id="ann:a1", actor="ann",
+                                  expected_version=first.version)
+    assert again.duplicate and again.version == first.version + 1
+    with pytest.raises(CommandReused):  # the same id for another command is not a retry
+        await service.execute(table_id, Sit("ann", 3), command_id="ann:a1", actor="ann")
     assert (await service.get(table_id)).seat_of("ann") == 0
 
 

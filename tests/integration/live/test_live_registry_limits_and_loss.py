@@ -60,6 +60,19 @@ async def test_dropping_a_table_forgets_its_view_stream_deadlines_and_live_mark(
     assert await live.publish("t1", 1, b"a new life starts at version 1")
 
 
+async def test_each_players_open_tables_are_listed_until_they_finish(live: LiveState) -> None:
+    await live.add_open_table("ann", "table-b")
+    await live.add_open_table("ann", "table-a")
+    await live.add_open_table("ann", "table-a")
+    await live.add_open_table("bob", "table-c")
+    assert await live.open_tables("ann") == ["table-a", "table-b"]
+    await live.remove_open_table("ann", "table-b")
+    await live.remove_open_table("ann", "table-x")
+    assert await live.open_tables("ann") == ["table-a"]
+    assert await live.open_tables("bob") == ["table-c"]
+    assert await live.open_tables("cai") == []
+
+
 async def test_a_rate_limit_allows_limit_calls_per_sliding_window(live: LiveState, clock) -> None:
     assert [await live.allow("p1", 3, 1000) for _ in range(4)] == [True, True, True, False]
     clock.advance(999)

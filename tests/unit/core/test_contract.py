@@ -9,7 +9,7 @@ from engine import rulesets
 from engine.core.contract import Ruleset, StartHand
 from engine.core.errors import NO_SUCH_SEAT, RuleViolation
 from engine.core.log import Log
-from engine.core.options import make_options
+from engine.core.options import make_options, ranged, ranges
 from engine.core.shuffle import commitment
 from engine.driver import apply, bot_command, fold
 from engine.selfplay import hand_secrets
@@ -81,19 +81,49 @@ def test_the_log_applies_each_event_as_it_is_written():
 @dataclasses.dataclass(frozen=True)
 class _Options:
     fast: bool = False
-    rounds: int = 4
-    delay_ms: int = 100
+    rounds: int = ranged(4, 1, 16)
+    delay_ms: int = ranged(100, 0, 60_000)
 
 
 @pytest.mark.parametrize(
     ("overrides", "named"),
     [({"speed": 1}, "speed"), ({"fast": 1}, "fast"), ({"rounds": 0}, "rounds"),
-     ({"rounds": True}, "rounds"), ({"delay_ms": -1}, "delay_ms")],
+     ({"rounds": True}, "rounds"), ({"delay_ms": -1}, "delay_ms"),
+     ({"rounds": 17}, r"'rounds' must be an integer in 1\.\.16"),
+     ({"delay_ms": 10**300}, r"'delay_ms' must be an integer in 0\.\.60000")],
 )
-def test_a_bad_option_is_refused_naming_it(overrides, named):
+def test_a_bad_option_is_refused_naming_it_and_its_range(overrides, named):
     with pytest.raises(ValueError, match=named):
-        make_options(_Options, overrides, "test", minimum={"delay_ms": 0})
+        make_options(_Options, overrides, "test")
 
 
 def test_options_take_their_overrides_and_keep_the_defaults():
-    assert make_options(_Options, {"delay_ms": 0}, "test", {"delay_ms": 0}) == _Options(delay_ms=0)
+    assert make_options(_Options, {"delay_ms": 0, "rounds": 16}, "test") == _Options(delay_ms=0, rounds=16)
+
+
+def test_a_huge_unknown_option_name_is_not_echoed_whole():
+    with pytest.raises(ValueError) as err:
+        make_options(_Options, {"x" * 100_000: 1}, "test")
+    assert len(str(err.value)) < 200
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_every_integer_option_of_every_ruleset_declares_its_range(name):
+    options = type(rulesets.get(name).options({}))
+    for field in dataclasses.fields(options):
+        if field.type in ("int", int):
+            assert field.name in ranges(options), f"{name} option {field.name} has no range"
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_every_option_range_of_every_ruleset_is_enforced_at_both_ends(name):
+    rs = rulesets.get(name)
+    for option, bounds in ranges(type(rs.options({}))).items():
+        for inside in (bounds.low, bounds.high):
+            try:
+                assert getattr(rs.options({option: inside}), option) == inside
+            except ValueError as exc:  # only a rule across options may refuse it (rising caps)
+                assert "must be an integer in" not in str(exc), exc
+        for outside in (bounds.low - 1, bounds.high + 1):
+            with pytest.raises(ValueError, match=f"{option}.*{bounds.low}\\.\\.{bounds.high}"):
+                rs.options({option: outside})

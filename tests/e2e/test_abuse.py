@@ -1,0 +1,178 @@
+"""What an attacker tries against a real `qipai serve`: public token keys, absurd options, endless
+guests and tables, tables nobody plays, reused command ids, lookups of tables that do not exist."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import stat
+import subprocess
+
+import grpc
+import psycopg
+import pytest
+import redis
+from psycopg import sql
+
+from clients.client import Player, channel
+from protocol.tokens import checked
+from qipai.v1 import game_pb2
+from tests.e2e.conftest import QIPAI, free_port, wait_healthy
+
+pytestmark = pytest.mark.e2e
+
+
+# -- secrets ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", ["dev-insecure-secret", "change-me-in-production", "short"])
+def test_beyond_loopback_a_default_or_weak_key_refuses_to_start_with_one_clear_line(start_server, key):
+    env = {"QIPAI_GRPC_ADDR": f"0.0.0.0:{free_port()}", "QIPAI_TOKEN_SECRET": key}
+    server = start_server(env, wait=False)
+    assert server.process.wait(30) == 2
+    lines = server.log().strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in lines[0]
+    assert "refusing to listen on 0.0.0.0" in lines[0] and "QIPAI_TOKEN_SECRET" in lines[0]
+
+
+def test_beyond_loopback_a_strong_key_serves(start_server):
+    port = free_port()
+    server = start_server({"QIPAI_GRPC_ADDR": f"0.0.0.0:{port}", "QIPAI_TOKEN_SECRET": "7f" * 32},
+                          wait=False)
+    wait_healthy(f"127.0.0.1:{port}")
+    assert server.process.poll() is None
+
+
+def test_without_a_key_the_server_generates_one_kept_private_under_var_and_signs_with_it(tmp_path):
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("QIPAI_")}
+    env.update({"QIPAI_GRPC_ADDR": f"127.0.0.1:{port}"})
+    process = subprocess.Popen([str(QIPAI), "serve"], cwd=tmp_path, env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_healthy(f"127.0.0.1:{port}")
+        key_file = tmp_path / "var" / "token-secret"
+        assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+        key = key_file.read_text().strip()
+        assert len(key) >= 32 and key != "dev-insecure-secret"
+
+        async def login() -> str:
+            async with channel(f"127.0.0.1:{port}") as chan:
+                return (await Player.guest(chan, "ann")).token
+
+        identity, _ = checked(key, asyncio.run(login()))
+        assert identity.player_id.startswith("guest-")
+        token = subprocess.run([str(QIPAI), "token", "--admin"], cwd=tmp_path, env=env, check=True,
+                               capture_output=True, text=True).stdout.strip()
+        assert checked(key, token)[0].is_admin  # the tools sign with the same key
+    finally:
+        process.terminate()
+        process.wait(15)
+
+
+# -- options in range --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("ruleset", "options", "named"), [
+    ("koudian", {"base_score": 1e300}, "'base_score' must be an integer in 1..1000"),
+    ("koudian", {"turn_timeout_ms": 1e300}, "'turn_timeout_ms' must be an integer in 100..600000"),
+    # Either option may be named first: a Struct's fields have no order.
+    ("koudian", {"turn_timeout_ms": 1, "rounds_per_match": 1e9}, "'(turn_timeout_ms|rounds_per_match)'"),
+    ("koudian", {"turn_timeout_ms": 1000, "rounds_per_match": 1e9}, "'rounds_per_match' must be an integer in 1..64"),
+    ("daqi", {"base": -5}, "'base' must be an integer in 1..1000"),
+    ("daqi", {"play_timeout_ms": 2.5}, "'play_timeout_ms'"),
+])
+async def test_an_option_outside_its_range_is_invalid_argument_naming_it_and_its_range(
+        start_server, ruleset, options, named):
+    server = start_server()
+    async with channel(server.address) as chan:
+        ann = await Player.guest(chan, "ann")
+        with pytest.raises(grpc.aio.AioRpcError) as err:
+            await ann.create_table(ruleset, options)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert re.search(named, err.value.details())
+
+
+# -- limits per address and per player --------------------------------------------------------
+
+
+async def test_guest_logins_from_one_address_are_rate_limited(start_server):
+    server = start_server({"QIPAI_GUEST_LOGINS_PER_MINUTE": "5"})
+    async with channel(server.address) as chan:
+        for n in range(5):
+            await Player.guest(chan, f"g{n}")
+        with pytest.raises(grpc.aio.AioRpcError) as err:
+            await Player.guest(chan, "one-too-many")
+    assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert "guest logins per minute" in err.value.details()
+
+
+async def test_a_player_may_have_only_so_many_unfinished_tables(start_server):
+    server = start_server({"QIPAI_OPEN_TABLES_PER_PLAYER": "2"})
+    async with channel(server.address) as chan:
+        ann, bob = await Player.guest(chan, "ann"), await Player.guest(chan, "bob")
+        await ann.create_table("koudian")
+        await ann.create_table("daqi", request_id="second")
+        again = await ann.create_table("daqi", request_id="second")
+        assert again.duplicate
+        with pytest.raises(grpc.aio.AioRpcError) as err:
+            await ann.create_table("koudian")
+        assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert "2 unfinished tables" in err.value.details()
+        await bob.create_table("koudian")  # a limit per player, not per server
+
+
+async def test_an_abandoned_table_ends_and_frees_its_creators_place(start_server):
+    server = start_server({"QIPAI_ABANDON_AFTER_S": "1", "QIPAI_OPEN_TABLES_PER_PLAYER": "1"})
+    async with channel(server.address) as chan:
+        ann = await Player.guest(chan, "ann")
+        table_id = (await ann.create_table("koudian")).table_id
+        for _ in range(100):
+            view = await ann.game.GetView(game_pb2.TableRequest(table_id=table_id), metadata=ann.metadata)
+            if view.status == "match_over":
+                break
+            await asyncio.sleep(0.1)
+        assert view.status == "match_over"
+        await ann.create_table("koudian")  # the closed table no longer counts
+
+
+# -- idempotency --------------------------------------------------------------------------------
+
+
+async def test_a_request_id_reused_for_another_table_is_already_exists_naming_the_stored_one(start_server):
+    server = start_server()
+    async with channel(server.address) as chan:
+        ann = await Player.guest(chan, "ann")
+        first = await ann.create_table("koudian", request_id="r1")
+        assert (await ann.create_table("koudian", request_id="r1")).table_id == first.table_id
+        with pytest.raises(grpc.aio.AioRpcError) as err:
+            await ann.create_table("daqi", request_id="r1")
+    assert err.value.code() == grpc.StatusCode.ALREADY_EXISTS
+    assert "'r1'" in err.value.details() and '"ruleset": "koudian"' in err.value.details()
+
+
+# -- nothing written for tables that do not exist ---------------------------------------------
+
+
+async def test_looking_up_a_table_that_does_not_exist_writes_nothing(start_server, production_env,
+                                                                      postgres_url, pg_schema):
+    server = start_server(production_env)
+    missing = "table-0000000000000000"
+    async with channel(server.address) as chan:
+        ann = await Player.guest(chan, "ann")
+        for call, request in ((ann.game.GetView, game_pb2.TableRequest(table_id=missing)),
+                              (ann.game.Join, game_pb2.JoinRequest(table_id=missing)),
+                              (ann.game.Ready, game_pb2.TableRequest(table_id=missing))):
+            with pytest.raises(grpc.aio.AioRpcError) as err:
+                await call(request, metadata=ann.metadata)
+            assert err.value.code() == grpc.StatusCode.NOT_FOUND
+    client = redis.Redis.from_url(server.env["QIPAI_REDIS_URL"])
+    try:
+        assert list(client.scan_iter(match=f"{production_env['QIPAI_LIVE_NAMESPACE']}*{missing}*")) == []
+    finally:
+        client.close()
+    with psycopg.connect(postgres_url) as conn:
+        rows = conn.execute(sql.SQL("SELECT count(*) FROM {}.stream_fences WHERE stream_id = %s").format(
+            sql.Identifier(pg_schema)), (missing,)).fetchone()
+    assert rows == (0,)
