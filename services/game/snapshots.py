@@ -86,7 +86,6 @@ def decode(schema_version: int, data: dict[str, Any]) -> Table:
             auto=frozenset(data["auto"]), streaks=tuple(data["streaks"]),
             hands_started=int(data["hands_started"]), game=_untagged(data["game"]),
             version=int(data["version"]), chips=_untagged(data["chips"]),
-            version=int(data["version"]),
             closed=str(data.get("closed", "")),  # absent before tables could be closed: open
         )
     except (KeyError, TypeError, ValueError, AttributeError, ImportError, LookupError) as exc:
