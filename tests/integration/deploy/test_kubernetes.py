@@ -8,6 +8,7 @@ import functools
 import inspect
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ KUBERNETES_VERSION = "1.30.0"
 """The oldest Kubernetes the manifests are written for (gRPC probes, autoscaling/v2, policy/v1)."""
 
 TREES = ["base", "overlays/local"]
+TEST_KEY = "k" * 64
 SECRET_VARIABLES = {"QIPAI_TOKEN_SECRET", "QIPAI_DATABASE_URL", "QIPAI_REDIS_URL"}
 
 
@@ -31,8 +33,14 @@ def _render(tree: str) -> tuple[dict, ...]:
     kubectl = shutil.which("kubectl")
     if kubectl is None:
         unavailable("kubectl is not installed (apt-get install kubectl); it renders infra/k8s")
-    done = subprocess.run([kubectl, "kustomize", str(K8S / tree)], capture_output=True, text=True,
-                          timeout=60)
+    with tempfile.TemporaryDirectory() as copy:
+        # The local overlay's token key is written per checkout (never committed): render a copy
+        # with one, as a developer's checkout would have.
+        tree_copy = Path(copy) / "k8s"
+        shutil.copytree(K8S, tree_copy)
+        (tree_copy / "overlays" / "local" / "token.env").write_text(f"token-secret={TEST_KEY}\n")
+        done = subprocess.run([kubectl, "kustomize", str(tree_copy / tree)], capture_output=True,
+                              text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     return tuple(doc for doc in yaml.safe_load_all(done.stdout) if doc)
 
@@ -112,6 +120,19 @@ def test_the_token_key_and_the_urls_come_from_a_secret_the_local_overlay_provide
         for name in SECRET_VARIABLES:
             ref = env[name]["valueFrom"]["secretKeyRef"]
             assert ref["key"] in secrets[ref["name"]]["data"], (service, name)
+
+
+def test_the_local_overlay_commits_no_token_key_and_takes_the_one_written_per_checkout() -> None:
+    import base64
+
+    kustomization = (K8S / "overlays" / "local" / "kustomization.yaml").read_text()
+    assert "token-secret=" not in kustomization
+    ignored = subprocess.run(["git", "check-ignore", "-q", str(K8S / "overlays" / "local" / "token.env")],
+                             cwd=ROOT, capture_output=True)
+    assert ignored.returncode == 0, "token.env must be gitignored"
+    [data] = [o["data"] for name, o in _objects("overlays/local", "Secret").items()
+              if name.startswith("qipai-secrets")]  # the generator appends a content hash
+    assert base64.b64decode(data["token-secret"]).decode() == TEST_KEY
 
 
 @pytest.mark.parametrize("tree", TREES)
