@@ -13,11 +13,11 @@
 The server runs as its own process (`qipai serve --service game`); the bots share this one.
 
 Settlement lag: in the full-speed run (where hands end every few seconds; paced hands outlast
-the run) a ledger process of its own (`qipai serve --service ledger`, on
-the same database schema) settles the hands as they end. `settlement_lag_p50_ms` / `_p99_ms` are
-per hand with chips to move, from its `table.HandSettled` event's `recorded_at` in the log to the
-moment its `settle/...` transfers are seen committed, found by a reader polling the ledger every
-SETTLEMENT_POLL_S on a connection of its own (so a figure is at most that much late, never early);
+the run) a ledger process of its own (`qipai serve --service ledger`, on the same database
+schema; its CPU is not in `server_cpu`) settles the hands as they end. `settlement_lag_p50_ms` /
+`_p99_ms` are per hand with chips to move, from its `table.HandSettled` event's `recorded_at` in
+the log to the moment its `settle/...` transfers are seen committed by a reader polling the ledger
+every SETTLEMENT_POLL_S on a connection of its own: late by up to about one poll, never early.
 `settlement_unsettled_hands` counts such hands still without transfers when the run ended.
 
 CPU per operation does not depend on how much CPU the bots leave the server:
