@@ -12,6 +12,14 @@
    how the tables spread over the workers (`workers_tables_min` / `_max`, by lease holder).
 The server runs as its own process (`qipai serve --service game`); the bots share this one.
 
+Settlement lag: in the full-speed run (where hands end every few seconds; paced hands outlast
+the run) a ledger process of its own (`qipai serve --service ledger`, on the same database
+schema; its CPU is not in `server_cpu`) settles the hands as they end. `settlement_lag_p50_ms` /
+`_p99_ms` are per hand with chips to move, from its `table.HandSettled` event's `recorded_at` in
+the log to the moment its `settle/...` transfers are seen committed by a reader polling the ledger
+every SETTLEMENT_POLL_S on a connection of its own: late by up to about one poll, never early.
+`settlement_unsettled_hands` counts such hands still without transfers when the run ended.
+
 CPU per operation does not depend on how much CPU the bots leave the server:
 `server_cpu_ms_per_action` (full speed) and `paced_server_cpu_ms_per_action` are the server
 process's CPU seconds over the measured window ÷ the actions acknowledged in it, in ms;
@@ -31,6 +39,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -222,12 +231,76 @@ async def tables_run(address: str, pid: int, tables: int, seconds: float, pace_s
             "table_ids": [table_id for table_id, _ in games]}
 
 
+SETTLEMENT_POLL_S = 0.02
+SETTLEMENT_DRAIN_S = 15.0  # after play stops, how long the ledger may take to settle the last hands
+HANDS_TO_SETTLE = """
+SELECT substr(stream_id, length('table-') + 1), data->>'hand', extract(epoch FROM recorded_at)
+FROM events WHERE type = 'table.HandSettled'
+ AND EXISTS (SELECT 1 FROM jsonb_array_elements(data->'payments') p WHERE (p->>'chips')::bigint > 0)
+"""
+
+
+class SettlementWatch:
+    """Notes when each hand's settlement transfers become visible (so committed) in the ledger,
+    polling from a thread with its own connection: the bots' event loop does not delay it."""
+
+    def __init__(self, conninfo: str, schema: str) -> None:
+        self._conninfo, self._schema = conninfo, schema
+        self.seen: dict[tuple[str, str], float] = {}  # (table, hand) -> first time seen committed
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._poll, name="settlement watch", daemon=True)
+        self._thread.start()
+
+    def _connect(self) -> Any:
+        import psycopg
+
+        conn = psycopg.connect(self._conninfo, autocommit=True)
+        conn.execute(f'SET search_path TO "{self._schema}"')
+        return conn
+
+    def _poll(self) -> None:
+        import psycopg
+
+        after = 0
+        with self._connect() as conn:
+            while not self._stop.wait(SETTLEMENT_POLL_S):
+                try:
+                    # One consumer posts settlements, batch after batch: their sequences commit in order.
+                    rows = conn.execute("SELECT sequence, id FROM ledger_transfers WHERE kind = 'settle' "
+                                        "AND sequence > %s ORDER BY sequence", (after,)).fetchall()
+                except psycopg.errors.UndefinedTable:  # the ledger's migrations have not run yet
+                    continue
+                now = time.time()
+                for sequence, transfer_id in rows:
+                    _, table_key, hand, *_ = transfer_id.split("/")
+                    self.seen.setdefault((table_key, hand), now)
+                    after = sequence
+
+    def _hands(self) -> list[tuple[str, str, float]]:
+        with self._connect() as conn:
+            return [(t, h, float(at)) for t, h, at in conn.execute(HANDS_TO_SETTLE).fetchall()]
+
+    async def finish(self) -> dict[str, float]:
+        """Once play has stopped: wait for the last hands to settle, then their lags."""
+        deadline = time.monotonic() + SETTLEMENT_DRAIN_S
+        hands = await asyncio.to_thread(self._hands)
+        while any((t, h) not in self.seen for t, h, _ in hands) and time.monotonic() < deadline:
+            await asyncio.sleep(0.2)
+        self._stop.set()
+        await asyncio.to_thread(self._thread.join)
+        lags = [self.seen[(t, h)] - at for t, h, at in hands if (t, h) in self.seen]
+        return {"p50": round(_pct(lags, 0.5), 1), "p99": round(_pct(lags, 0.99), 1), "hands": len(lags),
+                "unsettled": len(hands) - len(lags)}
+
+
 @contextlib.asynccontextmanager
-async def game_node(name: str, workers: int = 1) -> AsyncIterator[tuple[str, int, Any]]:
+async def game_node(name: str, workers: int = 1,
+                    lag: dict[str, float] | None = None) -> AsyncIterator[tuple[str, int, Any]]:
     """A fresh game node (its own schema and key prefix, removed afterwards), or `workers` of
     them under one supervisor: the address, the pid, and the live state they share.
     Each run gets its own, so that one run's abandoned tables (timing out, then played by the
-    server) do not load the next."""
+    server) do not load the next. With `lag`, a ledger process settles the hands and `lag` gets
+    the settlement lag figures (SettlementWatch.finish) when the node stops."""
     import psycopg
 
     from services.live import open_live_state
@@ -242,15 +315,27 @@ async def game_node(name: str, workers: int = 1) -> AsyncIterator[tuple[str, int
            "QIPAI_GUEST_LOGINS_PER_MINUTE": "1000000"}  # every bot logs in from this one address
     server = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--service", "game",
                                "--workers", str(workers)], env=env, cwd=ROOT)
+    ledger = watch = None
     live = open_live_state(redis, namespace=schema)  # a single Redis or a cluster alike
     try:
         await _wait_serving(f"127.0.0.1:{port}")
+        if lag is not None:  # started once the game node has created the schema
+            ledger_port = _free_port()
+            ledger = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--service", "ledger"],
+                                      env={**env, "QIPAI_GRPC_ADDR": f"127.0.0.1:{ledger_port}"}, cwd=ROOT)
+            await _wait_serving(f"127.0.0.1:{ledger_port}")
+            watch = SettlementWatch(db, schema)
         while len(await live.live_nodes()) < workers:  # the first to answer made it healthy
             await asyncio.sleep(0.1)
         yield f"127.0.0.1:{port}", server.pid, live
     finally:
         server.send_signal(signal.SIGINT)
         server.wait(30)
+        if watch is not None and lag is not None:
+            lag.update(await watch.finish())
+        if ledger is not None:
+            ledger.send_signal(signal.SIGINT)
+            ledger.wait(30)
         with psycopg.connect(db, autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
         await live.flush_namespace()
@@ -265,7 +350,8 @@ async def _tables_per_node(live: Any, table_ids: list[str]) -> list[int]:
 
 
 async def main_async(args: argparse.Namespace) -> int:
-    async with game_node("fast") as (address, pid, _):
+    lag: dict[str, float] = {}
+    async with game_node("fast", lag=lag) as (address, pid, _):
         fast = await tables_run(address, pid, args.tables, args.seconds, 0.0, "full speed",
                                 args.rulesets, args.profile)
     echo = await echo_run(args.tables, args.seconds)
@@ -296,6 +382,8 @@ async def main_async(args: argparse.Namespace) -> int:
         "echo_cpu_ms_per_call": round(echo["cpu_ms_per_op"], 3),
         "cpu_per_action_vs_echo_call": round(fast["cpu_ms_per_op"] / echo["cpu_ms_per_op"], 2),
         "paced_cpu_per_action_vs_echo_call": round(paced["cpu_ms_per_op"] / echo["cpu_ms_per_op"], 2),
+        "settlement_lag_p50_ms": lag["p50"], "settlement_lag_p99_ms": lag["p99"],
+        "settled_hands": lag["hands"], "settlement_unsettled_hands": lag["unsettled"],
     }
     rows = [
         ["game, full speed", args.tables, fast["actions_per_s"], fast["p50_ms"], fast["p99_ms"], fast["server_cpu"],
@@ -304,6 +392,7 @@ async def main_async(args: argparse.Namespace) -> int:
          echo["cpu_ms_per_op"], "-"],
         ["game, paced 1/s", args.paced_tables, paced["actions_per_s"], paced["p50_ms"], paced["p99_ms"],
          paced["server_cpu"], paced["cpu_ms_per_op"], paced["bots_cpu"]],
+        ["settlement lag, full speed", args.tables, "-", lag["p50"], lag["p99"], "-", "-", "-"],
     ]
     if args.workers > 1:
         figures |= {
@@ -327,6 +416,9 @@ async def main_async(args: argparse.Namespace) -> int:
     print(f"ratio_vs_echo {figures['ratio_vs_echo']}; an action costs "
           f"{figures['cpu_per_action_vs_echo_call']} echo calls' CPU at full speed, "
           f"{figures['paced_cpu_per_action_vs_echo_call']} paced; errors {figures['errors']}")
+    print(f"settlement lag at full speed (a ledger process settling): p50 {lag['p50']} ms, "
+          f"p99 {lag['p99']} ms over {lag['hands']} hands (goal p99 <= 500 ms); "
+          f"{lag['unsettled']} hands unsettled at the end")
     print(f"wrote {write('service', figures)}")
     return 0
 
