@@ -38,13 +38,15 @@ def unreachable(error: BaseException) -> bool:
     if isinstance(error, UNREACHABLE):
         return True
     # redis-py 8.1's cluster client closes every connection when it relearns the slot map (a
-    # master failed over), the ones other commands are writing to included: those fail with an
-    # AttributeError on the closed socket, before anything was sent.
-    if isinstance(error, AttributeError) and error.__traceback__ is not None:
+    # master failed over), the ones other commands are writing to included: those fail on the
+    # closed socket before anything was sent, with an AttributeError, or under uvloop with a
+    # RuntimeError ("unable to perform operation on <TCPTransport closed=True>").
+    if isinstance(error, AttributeError | RuntimeError):
         tb = error.__traceback__
-        while tb.tb_next is not None:
+        while tb is not None:
+            if Path(tb.tb_frame.f_code.co_filename).parts[-3:] == ("redis", "asyncio", "connection.py"):
+                return True
             tb = tb.tb_next
-        return Path(tb.tb_frame.f_code.co_filename).parts[-3:] == ("redis", "asyncio", "connection.py")
     return False
 
 

@@ -142,7 +142,7 @@ class _Unavailable:
     ) -> None:
         if error is not None and unreachable(error):
             why = ("a connection closed while the cluster's slot map changed"
-                   if isinstance(error, AttributeError) else str(error))
+                   if isinstance(error, AttributeError | RuntimeError) else str(error))
             raise LiveStateUnavailable(
                 f"live state (Redis at {self.address}) is unreachable: {why}"
             ) from error
