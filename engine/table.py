@@ -410,7 +410,7 @@ def _create(table: Table, cmd: CreateTable) -> list[Any]:
         raise RuleViolation("unknown_ruleset", str(exc)) from None
     try:
         stakes, ruleset_options = split_options(cmd.options)
-        options = rs.options(ruleset_options)
+        options = rs.new_options(ruleset_options)
     except (ValueError, TypeError) as exc:
         raise RuleViolation("bad_options", str(exc)) from None
     if cmd.fixed_deal:
@@ -491,6 +491,16 @@ def _start_hand(table: Table, seed: bytes, salt: bytes) -> list[Any]:
     else:
         start = StartHand(seed, salt)
     return list(rs.decide(table.game, start))
+
+
+def follow_up(table: Table) -> Timeout | None:
+    """The clock step due right after the command that made `table` what it is (the ruleset's
+    `follow_up`: a claim window nobody may answer closes), or None. The driver stores it as a
+    command of its own, never chained into the command before: what the other seats see must
+    not depend on whether it was due (docs/hidden-information.md)."""
+    if table.status is not Status.IN_HAND or table.rules.follow_up(table.game) is None:
+        return None
+    return Timeout(table.version, b"", b"", fair=True)
 
 
 def _act(table: Table, cmd: Act) -> list[Any]:

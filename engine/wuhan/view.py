@@ -105,8 +105,8 @@ def redact(ev: Event, seat: int | None) -> Event | None:
         if isinstance(ev, ClaimAnswered | ChowClaimed):
             return None
         if isinstance(ev, ClaimWindowOpened):
-            mine = tuple(o for o in ev.options if o[0] == seat)
-            return replace(ev, options=mine) if mine else None
+            # Everyone sees the window (the view shows it anyway), each only its own options.
+            return replace(ev, options=tuple(o for o in ev.options if o[0] == seat))
         if ev.kind == KONG_CONCEALED:
             return replace(ev, tile=None)
     return ev
