@@ -1,0 +1,102 @@
+"""Hidden information stays hidden (docs/hidden-information.md, "Claim windows"): what a seat or
+a spectator sees after a discard, and what a pass answers, do not tell whether another seat can
+claim it."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.core.errors import RuleViolation
+from engine.koudian import RULESET
+from engine.mahjong.actions import ClaimAnswered, CloseClaims, Discard, Pass, TileDrawn
+from engine.mahjong.tiles import FULL_SET, parse_tile
+from tests.unit.mahjong.observers import Step, play, scripted_hand, seen_by, table, twin_deals
+
+from .table import DEALER, LOOSE_2, READY_ON_3P_6P
+
+C = parse_tile("C")
+PAIR_OF_C = "3m 6m 9m 1p 7p 1s 3s 6s 9s N CC F"  # seat 3 may pong the dealer's C
+NO_PAIR = "3m 6m 9m 1p 7p 1s 3s 6s 9s N C F P"  # ... or not: the only difference
+
+
+def discard_c(seat_3: str, answer: bool) -> list[Step]:
+    """The dealer discards C; seat 3 passes if it was asked; seat 1 discards the E it drew."""
+    steps: list[Step] = []
+    deal = {"dealer": 0, "hands": [DEALER, READY_ON_3P_6P, LOOSE_2, seat_3], "wall": "E 9s 2m 3m"}
+    state = play(RULESET, table(RULESET), RULESET.fixed_deal(deal, b"salt"), steps)
+    state = play(RULESET, state, Discard(0, C), steps)
+    if answer:
+        state = play(RULESET, state, Pass(3), steps)
+    play(RULESET, state, Discard(1, parse_tile("E")), steps)
+    return steps
+
+
+def test_a_discard_opens_the_same_claim_window_for_the_others_whether_or_not_a_seat_can_pong_it():
+    can, cannot = discard_c(PAIR_OF_C, answer=True), discard_c(NO_PAIR, answer=False)
+    for observer in (0, 1, 2, None):
+        assert seen_by(RULESET, can, observer) == seen_by(RULESET, cannot, observer)
+    # The window is public in both: phase, tile and deadline; then the next draw, on its own.
+    after_discard = seen_by(RULESET, cannot, None)[1]
+    assert after_discard[1].phase == "claims" and after_discard[1].claim_tile == C
+    assert after_discard[2] == (8_000, "claim")
+    assert [type(ev).__name__ for ev in seen_by(RULESET, cannot, 2)[2][0]] == ["TileDrawn"]
+    # Nobody could claim: the table closed the window with a step of its own.
+    assert isinstance(cannot[2].command, CloseClaims) and isinstance(cannot[2].events[0], TileDrawn)
+    assert isinstance(can[2].events[0], ClaimAnswered) and RULESET.redact(can[2].events[0], 1) is None
+
+
+def _pass(state: Any, seat: int) -> list[Any] | str:
+    try:
+        return RULESET.decide(state, Pass(seat))
+    except RuleViolation as exc:
+        return exc.code
+
+
+def test_a_pass_answers_alike_for_every_seat_that_cannot_claim_whether_or_not_another_can():
+    can, cannot = discard_c(PAIR_OF_C, answer=True), discard_c(NO_PAIR, answer=False)
+    window_can, window_cannot = can[1].state, cannot[1].state  # right after the discard
+    for seat in (1, 2):
+        assert _pass(window_can, seat) == _pass(window_cannot, seat) == []
+    assert _pass(window_cannot, 3) == []
+    assert _pass(window_can, 0) == _pass(window_cannot, 0) == "own_tile"
+    # The claimant's own pass is its own business: it answers.
+    assert [type(ev).__name__ for ev in _pass(window_can, 3)] == ["ClaimAnswered", "TileDrawn"]
+    # Once the window is closed, for everyone alike: nothing to pass on.
+    assert _pass(can[2].state, 2) == _pass(cannot[2].state, 2) == "nothing_to_claim"
+
+
+def test_a_claim_a_seat_cannot_make_is_refused_for_its_own_reason_not_for_another_seats_tiles():
+    can, cannot = discard_c(PAIR_OF_C, answer=True), discard_c(NO_PAIR, answer=False)
+    for state in (can[1].state, cannot[1].state):
+        with pytest.raises(RuleViolation) as exc:
+            RULESET.decide(state, RULESET.parse_command({"seat": 2, "action": "pong", "tile": "C"}))
+        assert exc.value.code == "cannot_pong"
+
+
+def test_a_table_recorded_before_the_rule_opens_a_window_only_when_a_seat_can_claim():
+    deal = {"dealer": 0, "hands": [DEALER, READY_ON_3P_6P, LOOSE_2, NO_PAIR], "wall": "E 9s 2m 3m"}
+    state = RULESET.initial()
+    for ev in RULESET.create("t", RULESET.options()):  # no claim_window: as recorded before it
+        state = RULESET.evolve(state, ev)
+    steps: list[Step] = []
+    state = play(RULESET, state, RULESET.fixed_deal(deal, b"salt"), steps)
+    play(RULESET, state, Discard(0, C), steps)
+    assert [type(ev).__name__ for ev in steps[-1].events] == ["TileDiscarded", "TileDrawn"]
+    assert RULESET.options().claim_window == 1 and RULESET.new_options().claim_window == 2
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), seat=st.sampled_from([1, 2, 3]), swaps=st.integers(1, 13))
+def test_deals_that_differ_only_in_one_seats_concealed_tiles_look_the_same_to_every_other_observer(seed, seat, swaps):
+    rng = random.Random(seed)
+    deck = list(FULL_SET)
+    rng.shuffle(deck)
+    one, other = twin_deals(deck, rng, seat, swaps)
+    a, b = scripted_hand(RULESET, one, 24), scripted_hand(RULESET, other, 24)
+    for observer in [s for s in range(4) if s != seat] + [None]:
+        assert seen_by(RULESET, a, observer) == seen_by(RULESET, b, observer)
