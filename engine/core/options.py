@@ -50,6 +50,13 @@ def for_new_table(cls: type, overrides: Mapping[str, Any] | None) -> dict[str, A
     return {**current, **(overrides or {})}
 
 
+def as_recorded_before(cls: type, data: Mapping[str, Any]) -> dict[str, Any]:
+    """The options `data` (of class `cls`) as a table recorded before its revised options
+    existed holds them: each revised option at its old value left out."""
+    before = {f.name: f.default for f in dataclasses.fields(cls) if CURRENT in f.metadata}
+    return {k: v for k, v in data.items() if k not in before or v != before[k]}
+
+
 def ranges(cls: type) -> dict[str, Range]:
     """Each integer option of the options class `cls` with its range."""
     return {f.name: f.metadata[RANGE] for f in dataclasses.fields(cls) if RANGE in f.metadata}

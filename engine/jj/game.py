@@ -511,7 +511,8 @@ def _chow(log: _Log, cmd: Chow) -> None:
     if cmd.low not in claiming.chows(log.hand.seats[cmd.seat], phase.window.tile, log.hand.wild):
         raise RuleViolation("cannot_chow", f"{phase.window.tile} does not make a run from {cmd.low} with your tiles (混 cannot be used).")
     log.add(ChowClaimed(cmd.seat, cmd.low))
-    _resolve_if_decided(log)
+    if not _always(log):  # else the table's own step resolves the window (follow_up)
+        _resolve_if_decided(log)
 
 
 def _pass(log: _Log, cmd: Pass) -> None:
@@ -525,7 +526,7 @@ def _always(log: _Log) -> bool:
 
 def _close_claims(log: _Log) -> None:
     phase = log.hand.phase
-    if not isinstance(phase, Claims | Robbing) or phase.window.pending():
+    if not isinstance(phase, Claims | Robbing) or not phase.window.decided():
         raise RuleViolation("nothing_to_close", "No claim window is waiting to be closed.")
     _resolve_if_decided(log)
 
@@ -550,7 +551,8 @@ def _answer(log: _Log, seat: int, claim: str) -> None:
     if claim != claims.PASS and claim not in allowed:
         raise RuleViolation(f"cannot_{claim}", f"You cannot {claim} {phase.window.tile}.")
     log.add(ClaimAnswered(seat, claim))
-    _resolve_if_decided(log)
+    if not _always(log):  # else the table's own step resolves the window (follow_up)
+        _resolve_if_decided(log)
 
 
 def _resolve_if_decided(log: _Log) -> None:

@@ -410,7 +410,7 @@ def _always(log: _Log) -> bool:
 
 def _close_claims(log: _Log, cmd: CloseClaims) -> None:
     phase = log.hand.phase
-    if not isinstance(phase, Claims | Robbing) or phase.window.pending():
+    if not isinstance(phase, Claims | Robbing) or not phase.window.decided():
         raise RuleViolation("nothing_to_close", "No claim window is waiting to be closed.")
     _resolve(log, phase.window, robbing=isinstance(phase, Robbing))
 
@@ -438,7 +438,7 @@ def _answer(log: _Log, seat: int, claim: str) -> None:
         raise RuleViolation(_REFUSAL[claim][0], _REFUSAL[claim][1].format(tile=window.tile))
     log.add(ClaimAnswered(seat, claim))
     window = log.hand.phase.window  # type: ignore[union-attr]
-    if window.decided():
+    if window.decided() and not _always(log):  # else the table's own step resolves it (follow_up)
         _resolve(log, window, robbing=isinstance(phase, Robbing))
 
 

@@ -103,13 +103,13 @@ def deadline(state: State) -> Deadline | None:
         return Deadline({phase.seat: default_action(state, phase.seat)}, options.turn_timeout_ms, reason)
     pending = phase.window.pending()
     reason = "rob_kong" if isinstance(phase, Robbing) else "claim"
-    if not pending:  # the table's own step, normally taken at once (follow_up)
+    if phase.window.decided(claiming.PRIORITY):  # the table's own step, normally taken at once (follow_up)
         return Deadline({None: CloseClaims()}, options.claim_timeout_ms, reason)
     return Deadline({s: default_action(state, s) for s in pending}, options.claim_timeout_ms, reason)
 
 
 def follow_up(state: State) -> Command | None:
     """Close a claim window nobody has to answer (docs/hidden-information.md)."""
-    if isinstance(state, Playing) and isinstance(state.hand.phase, Claims | Robbing) and not state.hand.phase.window.pending():
+    if isinstance(state, Playing) and isinstance(state.hand.phase, Claims | Robbing) and state.hand.phase.window.decided(claiming.PRIORITY):
         return CloseClaims()
     return None

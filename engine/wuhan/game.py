@@ -475,7 +475,7 @@ def _always(log: _Log) -> bool:
 
 def _close_claims(log: _Log, cmd: CloseClaims) -> None:
     phase = log.hand.phase
-    if not isinstance(phase, Claims | Robbing) or phase.window.pending():
+    if not isinstance(phase, Claims | Robbing) or not phase.window.decided(claiming.PRIORITY):
         raise RuleViolation("nothing_to_close", "No claim window is waiting to be closed.")
     _resolve(log, phase)
 
@@ -505,7 +505,7 @@ def _answer(log: _Log, seat: int, claim: str, chow_low: Tile | None = None) -> N
         raise RuleViolation(code, text.format(tile=window.tile))
     log.add(ClaimAnswered(seat, claim) if chow_low is None else ChowClaimed(seat, chow_low))
     window = log.hand.phase.window  # type: ignore[union-attr]
-    if window.decided(claiming.PRIORITY):
+    if window.decided(claiming.PRIORITY) and not _always(log):  # else the table's own step (follow_up)
         _resolve(log, log.hand.phase)  # type: ignore[arg-type]
 
 

@@ -19,7 +19,7 @@ from tests.unit.mahjong.observers import Step, play, scripted_hand, seen_by, tab
 
 from .table import DEALER, LOOSE_2, READY_ON_3P_6P
 
-C = parse_tile("C")
+C, E = parse_tile("C"), parse_tile("E")
 PAIR_OF_C = "3m 6m 9m 1p 7p 1s 3s 6s 9s N CC F"  # seat 3 may pong the dealer's C
 NO_PAIR = "3m 6m 9m 1p 7p 1s 3s 6s 9s N C F P"  # ... or not: the only difference
 
@@ -32,7 +32,7 @@ def discard_c(seat_3: str, answer: bool) -> list[Step]:
     state = play(RULESET, state, Discard(0, C), steps)
     if answer:
         state = play(RULESET, state, Pass(3), steps)
-    play(RULESET, state, Discard(1, parse_tile("E")), steps)
+    play(RULESET, state, Discard(1, E), steps)
     return steps
 
 
@@ -45,9 +45,15 @@ def test_a_discard_opens_the_same_claim_window_for_the_others_whether_or_not_a_s
     assert after_discard[1].phase == "claims" and after_discard[1].claim_tile == C
     assert after_discard[2] == (8_000, "claim")
     assert [type(ev).__name__ for ev in seen_by(RULESET, cannot, 2)[2][0]] == ["TileDrawn"]
-    # Nobody could claim: the table closed the window with a step of its own.
+    # The table closes the window with a step of its own, whether nobody could claim or the
+    # one who could passed (its pass is its own: the others see nothing of it).
     assert isinstance(cannot[2].command, CloseClaims) and isinstance(cannot[2].events[0], TileDrawn)
     assert isinstance(can[2].events[0], ClaimAnswered) and RULESET.redact(can[2].events[0], 1) is None
+    assert isinstance(can[3].command, CloseClaims) and isinstance(can[3].events[0], TileDrawn)
+
+
+def _at(steps: list[Step], cmd: Any) -> int:
+    return next(n for n, step in enumerate(steps) if step.command == cmd)
 
 
 def _pass(state: Any, seat: int) -> list[Any] | str:
@@ -64,10 +70,13 @@ def test_a_pass_answers_alike_for_every_seat_that_cannot_claim_whether_or_not_an
         assert _pass(window_can, seat) == _pass(window_cannot, seat) == []
     assert _pass(window_cannot, 3) == []
     assert _pass(window_can, 0) == _pass(window_cannot, 0) == "own_tile"
-    # The claimant's own pass is its own business: it answers.
-    assert [type(ev).__name__ for ev in _pass(window_can, 3)] == ["ClaimAnswered", "TileDrawn"]
+    # The claimant's own pass is recorded (for it alone); the table's own step then closes the
+    # window, as it does when nobody could claim: the claimant cannot tell either whether
+    # another seat was still to answer.
+    assert [type(ev).__name__ for ev in _pass(window_can, 3)] == ["ClaimAnswered"]
     # Once the window is closed, for everyone alike: nothing to pass on.
-    assert _pass(can[2].state, 2) == _pass(cannot[2].state, 2) == "nothing_to_claim"
+    closed_can, closed_cannot = (steps[_at(steps, Discard(1, E)) - 1].state for steps in (can, cannot))
+    assert _pass(closed_can, 2) == _pass(closed_cannot, 2) == "nothing_to_claim"
 
 
 def test_a_claim_a_seat_cannot_make_is_refused_for_its_own_reason_not_for_another_seats_tiles():

@@ -44,19 +44,22 @@ def scripted_hand(rs: AnyRuleset, deal: dict[str, Any], discards: int,
                   options: dict[str, Any] | None = None) -> list[Step]:
     """Deal `deal`, then up to `discards` turns in which the seat on turn discards the tile it
     drew (the dealer's first turn: the first tile of its hand) and every seat asked about a
-    claim passes; the table's own steps (dealing, closing windows) as they come."""
+    claim passes; the table's own steps (dealing, closing windows) as they come. Stops at a
+    turn."""
     steps: list[Step] = []
     state = play(rs, table(rs, options), rs.fixed_deal(deal, b"salt"), steps)
     done = 0
-    while rs.status(state) is Status.IN_HAND and done < discards:
+    while rs.status(state) is Status.IN_HAND:
         deadline = rs.deadline(state)
         assert deadline is not None
         owing = list(deadline.defaults)
         if owing == [None]:
             state = play(rs, state, deadline.defaults[None], steps)
         elif deadline.reason in ("claim", "rob_kong"):
+            # Stopping inside a window would compare a window still open with one already closed:
+            # that the window stays open while someone thinks is time, which this does not model.
             state = play(rs, state, Pass(owing[0]), steps)
-        elif deadline.reason == "turn":
+        elif deadline.reason == "turn" and done < discards:
             seat = owing[0]
             seen = rs.view(state, seat)
             state = play(rs, state, Discard(seat, seen.drawn if seen.drawn is not None else seen.hand[0]), steps)
