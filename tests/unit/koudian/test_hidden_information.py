@@ -109,3 +109,28 @@ def test_deals_that_differ_only_in_one_seats_concealed_tiles_look_the_same_to_ev
     a, b = scripted_hand(RULESET, one, 24), scripted_hand(RULESET, other, 24)
     for observer in [s for s in range(4) if s != seat] + [None]:
         assert seen_by(RULESET, a, observer) == seen_by(RULESET, b, observer)
+
+
+def added_kong(claim_window: int) -> list[Step]:
+    """Seat 3 pongs the dealer's C, discards N; seats 0-2 discard what they draw (E, 9s, 2m);
+    seat 3 draws the last C and adds it to its pong. Nobody is ready: nobody can rob it."""
+    steps: list[Step] = []
+    deal = {"dealer": 0, "hands": [DEALER, READY_ON_3P_6P, LOOSE_2, PAIR_OF_C], "wall": "E 9s 2m C", "tail": "5m"}
+    state = play(RULESET, table(RULESET, {"claim_window": claim_window}), RULESET.fixed_deal(deal, b"salt"), steps)
+    for seat, action, tile in [(0, "discard", "C"), (3, "pong", "C"), (3, "discard", "N"), (0, "discard", "E"),
+                               (1, "discard", "9s"), (2, "discard", "2m"), (3, "kong", "C")]:
+        state = play(RULESET, state, RULESET.parse_command({"seat": seat, "action": action, "tile": tile}), steps)
+    return steps
+
+
+def test_an_added_kong_opens_a_robbing_window_even_when_nobody_can_rob_it_and_the_table_closes_it():
+    steps = added_kong(claim_window=2)
+    kong = next(n for n, s in enumerate(steps) if s.command == RULESET.parse_command({"seat": 3, "action": "kong", "tile": "C"}))
+    assert [type(ev).__name__ for ev in steps[kong].events] == ["Konged", "ClaimWindowOpened"]
+    assert steps[kong].events[-1].robbing and steps[kong].events[-1].options == ()
+    assert RULESET.view(steps[kong].state, 1).phase == "robbing"
+    assert isinstance(steps[kong + 1].command, CloseClaims)
+    assert [(type(ev).__name__, ev.from_tail) for ev in steps[kong + 1].events] == [("TileDrawn", True)]
+    # The rule before: no window when nobody could rob, the replacement drawn at once.
+    old = added_kong(claim_window=1)
+    assert [type(ev).__name__ for ev in old[-1].events] == ["Konged", "TileDrawn"]
