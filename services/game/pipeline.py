@@ -177,6 +177,8 @@ class CommandPipeline:
         while (step := tables.follow_up(table)) is not None:
             steps, after = self.decide(table, step)
             events = [ev for _, evs in steps for ev in evs]
+            if not events:
+                return
             command_id = f"timeout:{table.version}"
             new = self.records(steps, table.version, command_id, "server")
             try:
@@ -185,9 +187,10 @@ class CommandPipeline:
                 log.warning("follow_up_not_stored", version=table.version, error=type(exc).__name__)
                 self.repository.forget(table.table_id)
                 return
-            if not events or version != table.version + len(events):
+            if version != table.version + len(events):
                 self.repository.forget(table.table_id)
                 return
+            APPENDS.inc()
             before, base, table = table.status, table.version, after
             self.repository.remember(table)
             self.repository.last_event_ms[table.table_id] = self.clock_ms()

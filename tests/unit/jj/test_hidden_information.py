@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.core.errors import RuleViolation
-from engine.jj.game import DECK
 from engine.jj import RULESET
+from engine.jj.game import DECK
 from engine.mahjong.actions import CloseClaims, Discard, Pass
 from engine.mahjong.tiles import parse_tile
 from tests.unit.mahjong.observers import Step, play, scripted_hand, seen_by, table, twin_deals

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.core.contract import AnyRuleset, Status
+from engine.core.errors import RuleViolation
 from engine.driver import fold
 from engine.mahjong.actions import Discard, Pass
 from engine.mahjong.tiles import Tile, format_tiles, is_flower
@@ -71,8 +72,8 @@ def scripted_hand(rs: AnyRuleset, deal: dict[str, Any], discards: int,
 
 def seen_by(rs: AnyRuleset, steps: list[Step], observer: int | None) -> list[tuple[Any, ...]]:
     """Each step `observer` sees something of: its events as redacted for it, its view after,
-    the public part of the deadline (timeout and reason: who owes it is not shown), and its
-    legal actions."""
+    the public part of the deadline (timeout and reason: who owes it is not shown), its legal
+    actions and what a pass from it would get."""
     out = []
     for step in steps:
         shown = [_uncommitted(seen) for ev in step.events if (seen := rs.redact(ev, observer)) is not None]
@@ -81,8 +82,18 @@ def seen_by(rs: AnyRuleset, steps: list[Step], observer: int | None) -> list[tup
         deadline = rs.deadline(step.state)
         public = None if deadline is None else (deadline.timeout_ms, deadline.reason)
         legal = [] if observer is None or rs.status(step.state) is not Status.IN_HAND else rs.legal_actions(step.state, observer)
-        out.append((shown, rs.view(step.state, observer), public, legal))
+        out.append((shown, rs.view(step.state, observer), public, legal, pass_answer(rs, step.state, observer)))
     return out
+
+
+def pass_answer(rs: AnyRuleset, state: Any, seat: int | None) -> Any:
+    """What a `pass` from `seat` would get now: the names of its events, or the error's code."""
+    if seat is None or rs.status(state) is not Status.IN_HAND:
+        return None
+    try:
+        return [type(ev).__name__ for ev in rs.decide(state, Pass(seat))]
+    except RuleViolation as exc:
+        return exc.code
 
 
 def _uncommitted(ev: Any) -> Any:

@@ -11,10 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.core.errors import RuleViolation
-from engine.mahjong.tiles import FULL_SET
-from engine.wuhan import RULESET
 from engine.mahjong.actions import CloseClaims, Discard, Pass
-from engine.mahjong.tiles import parse_tile
+from engine.mahjong.tiles import FULL_SET, parse_tile
+from engine.wuhan import RULESET
 from tests.unit.mahjong.observers import Step, play, scripted_hand, seen_by, table, twin_deals
 
 OPTIONS: dict[str, Any] = {}
