@@ -8,6 +8,8 @@ import functools
 from datetime import UTC, datetime
 from typing import Any
 
+import pytest
+
 from engine.core.contract import Status
 from engine.core.messages import encode, message_to_json, to_json
 from engine.table import RULES, CreateTable, Ready, Sit, Table, Timeout, decide, evolve
@@ -58,8 +60,9 @@ def recorded(steps: list[tuple[Any, list[Any]]], claim_window: int | None) -> li
     return out
 
 
-def test_a_table_recorded_before_claim_windows_hid_claims_replays_and_verifies_as_it_was_played():
-    steps = played("koudian", {}, rules=0)  # a CreateTable as recorded before: the old rule
+@pytest.mark.parametrize("ruleset", ["koudian", "wuhan", "jj"])
+def test_a_table_recorded_before_claim_windows_hid_claims_replays_and_verifies_as_it_was_played(ruleset):
+    steps = played(ruleset, {}, rules=0)  # a CreateTable as recorded before: the old rule
     names = [type(ev).__name__ for _, evs in steps for ev in evs]
     assert "ClaimWindowOpened" in names  # some discard could be claimed (and was passed) ...
     assert any(["TileDiscarded", "TileDrawn"] == [type(ev).__name__ for ev in evs][-2:] for _, evs in steps)  # ... others not
@@ -76,8 +79,9 @@ def test_a_table_recorded_before_claim_windows_hid_claims_replays_and_verifies_a
     assert not verify(recorded(steps, claim_window=2)).ok
 
 
-def test_a_table_created_now_records_the_claim_rule_that_hides_who_can_claim():
-    steps = played("koudian", {}, rules=RULES, timeouts=30)
+@pytest.mark.parametrize("ruleset", ["koudian", "wuhan", "jj"])
+def test_a_table_created_now_records_the_claim_rule_that_hides_who_can_claim(ruleset):
+    steps = played(ruleset, {}, rules=RULES, timeouts=30)
     assert steps[0][1][0].options["claim_window"] == 2
     check = verify(recorded(steps, claim_window=2))
     assert check.ok, check.problems
