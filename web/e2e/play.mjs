@@ -5,7 +5,9 @@
 // args: url, ruleset, options (object), viewport {width, height}, seed, reloadAfter (clicks; 0:
 // never), pauseAfter (clicks: then say {"paused"} and wait for a line on stdin), shotAfter
 // (clicks: then a screenshot to shots.hand), shots {hand, end} (paths), received (path: every
-// message the page received, per page load).
+// message the page received, per page load), recheck (at the hand's end, after the deal check
+// is shown: say {"paused": "end"}, wait for a line on stdin, then drop the tab's copy of the
+// table's events and reload, so the page reads the whole table again, and check it again).
 import { chromium } from "playwright-core";
 import { writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
@@ -107,7 +109,17 @@ try {
   const streams = await page.evaluate(() => window.qipaiStreams);
   wide = Math.max(wide, await page.evaluate(() => document.documentElement.scrollWidth));
   writeFileSync(args.received, JSON.stringify(await page.evaluate(() => window.qipaiReceived())));
-  say({ done: true, clicks, picks, reloaded, summary, deltas, streams, wide });
+  // The page checks the deal once the table reveals it (DealRevealed follows the hand's end).
+  const dealCheck = await (await page.waitForSelector("#deal-check", { timeout: 30000 })).textContent();
+  let recheck = null;
+  if (args.recheck) {
+    say({ paused: "end", dealCheck });
+    await input.next();
+    await page.evaluate((id) => sessionStorage.removeItem(`qipai.log.${id}`), tableId);
+    await page.reload();
+    recheck = await (await page.waitForSelector("#deal-check", { timeout: 60000 })).textContent();
+  }
+  say({ done: true, clicks, picks, reloaded, summary, deltas, streams, wide, dealCheck, recheck });
 } finally {
   lines.close();
   await browser.close();
