@@ -105,12 +105,12 @@ try {
   await page.waitForSelector("#status[data-status=waiting_for_hand]");
   const summary = JSON.parse(await page.getAttribute("#summary", "data-summary"));
   const deltas = await page.$$eval("#summary td", (cells) => cells.map((c) => Number(c.textContent)));
+  // The page checks the deal once the table reveals it (DealRevealed follows the hand's end).
+  const dealCheck = await (await page.waitForSelector("#deal-check", { timeout: 30000 })).textContent();
   await page.screenshot({ path: args.shots.end, fullPage: true });
   const streams = await page.evaluate(() => window.qipaiStreams);
   wide = Math.max(wide, await page.evaluate(() => document.documentElement.scrollWidth));
   writeFileSync(args.received, JSON.stringify(await page.evaluate(() => window.qipaiReceived())));
-  // The page checks the deal once the table reveals it (DealRevealed follows the hand's end).
-  const dealCheck = await (await page.waitForSelector("#deal-check", { timeout: 30000 })).textContent();
   let recheck = null;
   if (args.recheck) {
     say({ paused: "end", dealCheck });
@@ -118,6 +118,7 @@ try {
     await page.evaluate((id) => sessionStorage.removeItem(`qipai.log.${id}`), tableId);
     await page.reload();
     recheck = await (await page.waitForSelector("#deal-check", { timeout: 60000 })).textContent();
+    await page.screenshot({ path: args.shots.end.replace(/\.png$/, "-recheck.png"), fullPage: true });
   }
   say({ done: true, clicks, picks, reloaded, summary, deltas, streams, wide, dealCheck, recheck });
 } finally {
