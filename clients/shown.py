@@ -6,7 +6,8 @@ that follows from every seed and nonce and still have shown the seat other piece
 Positions follow the rulesets' dealing: mahjong (koudian, wuhan, jj) deals the wall's front by
 `engine.mahjong.wall.deal_order`, live draws take the front in turn, replacement draws and jj's
 indicator the tail, wuhan's indicator the tile after the deal; 打七 (daqi) deals card `i` to seat
-`(dealer + i) % 5`, the bottom is cards 100..107 and the 翻牌's place is fixed by the deck order.
+`(dealer + i) % 5`, the bottom first taken is cards 100..107 (an overcaller then takes the
+burial instead) and the 翻牌's place is fixed by the deck order.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ class _Hand:
     back: int = 0
     shown: list[Shown] = field(default_factory=list)
     flip: int | None = None
+    bottom_taken: bool = False
     deck: tuple[str, ...] | None = None
     problems: list[str] = field(default_factory=list)
 
@@ -117,9 +119,12 @@ class ShownPieces:
             if ev.seat == self.seat and hand.dealer is not None and receiver(hand.dealer, ev.index) != self.seat:
                 hand.problems.append(f"card {ev.index} was dealt to you but belongs to seat "
                                      f"{receiver(hand.dealer, ev.index)}")
-        elif name == "BottomTaken" and ev.seat == self.seat and ev.cards is not None:
-            hand.shown.append(Shown(tuple(range(DEALT, DEALT + BOTTOM)), tuple(map(str, ev.cards)),
-                                    "the bottom cards you took"))
+        elif name == "BottomTaken":
+            # Only the first: after a 反主 the overcaller takes the cards the declarer buried.
+            if not hand.bottom_taken and ev.seat == self.seat and ev.cards is not None:
+                hand.shown.append(Shown(tuple(range(DEALT, DEALT + BOTTOM)), tuple(map(str, ev.cards)),
+                                        "the bottom cards you took"))
+            hand.bottom_taken = True
 
 
 def problems_of(shown: Sequence[Shown], deck: Sequence[str], flip: int | None = None) -> list[str]:

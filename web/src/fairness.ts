@@ -146,6 +146,7 @@ interface Hand {
   back: number;
   seen: Seen[];
   flipIndex?: number;
+  bottomTaken?: boolean;
   problems: string[];
 }
 
@@ -254,9 +255,13 @@ export class DealChecker {
       if (data.seat === this.seat && h.dealer !== undefined && (h.dealer + index) % DAQI_SEATS !== this.seat) {
         h.problems.push(`card ${index} was dealt to you but belongs to seat ${(h.dealer + index) % DAQI_SEATS}`);
       }
-    } else if (type === "daqi.BottomTaken" && data.seat === this.seat && Array.isArray(data.cards)) {
-      const positions = Array.from({ length: 8 }, (_, i) => DAQI_DEALT + i);
-      h.seen.push({ positions, pieces: data.cards as string[], what: "the bottom cards you took" });
+    } else if (type === "daqi.BottomTaken") {
+      // Only the first: after a 反主 the overcaller takes the cards the declarer buried.
+      if (!h.bottomTaken && data.seat === this.seat && Array.isArray(data.cards)) {
+        const positions = Array.from({ length: 8 }, (_, i) => DAQI_DEALT + i);
+        h.seen.push({ positions, pieces: data.cards as string[], what: "the bottom cards you took" });
+      }
+      h.bottomTaken = true;
     }
   }
 

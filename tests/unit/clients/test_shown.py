@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -12,15 +13,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clients.deals import SeatChecker
-from clients.shown import Shown, problems_of
+from clients.shown import Shown, ShownPieces, problems_of
+from engine import rulesets
+from engine import table as tables
 from engine.core import fairness
+from engine.core.contract import StartHand, Status
 from engine.daqi.cards import DECK as CARDS
 from engine.daqi.events import BottomTaken, CardDealt
 from engine.daqi.events import HandStarted as DaqiStarted
+from engine.driver import apply, bot_command, fold
 from engine.mahjong.actions import TileDrawn
 from engine.mahjong.tiles import ALL_TILES, Tile
 from engine.wuhan.events import IndicatorTurned
-from tests.unit.clients.hands import RULESETS, fair_hand, nonce, seen_by
+from tests.unit.clients.hands import RULESETS, SALT, fair_hand, nonce, seen_by
 
 
 def checks_of(events: list[Any], seat: int) -> list[str]:
@@ -137,3 +142,42 @@ def test_an_honest_deal_always_verifies_for_every_seat(seed: bytes, ruleset: str
     log = fair_hand(ruleset, tuple(sorted(committing)), seed)
     for seat in range(4):
         assert checks_of(seen_by(ruleset, log, seat), seat) == ["hand 1: deal verified"]
+
+
+HANDS = 30
+
+
+@pytest.mark.parametrize("bot", ["greedy", "random"])
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_piece_bots_were_shown_over_many_hands_lies_where_the_deck_puts_it(ruleset: str, bot: str) -> None:
+    # Bots that claim, kong, lay out flowers and overcall (反主) draw from both ends of the wall
+    # and pass bottoms around: every piece each seat saw, over hands dealt by different dealers,
+    # is found at its place.
+    rs = rulesets.get(ruleset)
+    options = rs.options()
+    seats = rs.seats(options)
+    rng = random.Random(7)
+    log = list(rs.create("t", options))
+    state = fold(rs, log)
+    followers = [ShownPieces(seat) for seat in range(seats)]
+    for f in followers:
+        f.feed(tables.TableCreated("t", ruleset, {}, "p0", False, ""))
+    shown = 0
+    for hand in range(HANDS):
+        if rs.status(state) is Status.MATCH_OVER:
+            log = list(rs.create("t", options))
+            state = fold(rs, log)
+        for f in followers:
+            f.feed(tables.DealCommitted(hand + 1, "", ("",) * seats, None, None))
+        first = len(log)
+        state = apply(rs, state, StartHand(hand.to_bytes(2, "big") * 8, SALT), log)
+        while rs.status(state) is Status.IN_HAND:
+            state = apply(rs, state, bot_command(rs, state, seats, rs.bots[bot], rng), log)
+        for seat, f in enumerate(followers):
+            for ev in log[first:]:
+                seen = rs.redact(ev, seat)
+                if seen is not None:
+                    f.feed(seen)
+            shown += len(f._hand.shown) if f._hand else 0
+            assert f.ended() == [], (hand, seat)
+    assert shown > HANDS * seats  # the check had pieces to check
