@@ -63,8 +63,15 @@ def worked_example() -> dict[str, Any]:
             "deck_seed": deck_seed.hex(), "order": list(order), "deck_commitment": commitment(order, salt)}
 
 
-# Each hand: (ruleset, the seat whose stream it is, the seats that commit a nonce).
-HANDS = [("koudian", 2, (0, 2)), ("jj", 1, (0, 1, 2, 3)), ("wuhan", 0, (0, 3)), ("daqi", 3, (0, 1, 2, 3, 4))]
+# Each hand: (ruleset, the seat whose stream it is, the seats that commit a nonce, and how it is
+# played: fair_hand's arguments; by default the clock plays). The second daqi hand has a 反主:
+# seat 0 overcalls and takes the bottom the first declarer buried.
+HANDS: list[tuple[str, int, tuple[int, ...], dict[str, Any]]] = [
+    ("koudian", 2, (0, 2), {}), ("jj", 1, (0, 1, 2, 3), {}), ("wuhan", 0, (0, 3), {}),
+    ("daqi", 3, (0, 1, 2, 3, 4), {}),
+    ("daqi", 0, (0, 1, 2, 3, 4), {"seed": bytes([8]) * 16, "bot": "random", "rng_seed": 8}),
+    ("koudian", 1, (0, 1, 2, 3), {"bot": "greedy", "rng_seed": 3}),
+]
 
 
 def verdicts(seat: int, events: list[dict[str, Any]]) -> list[str]:
@@ -137,8 +144,8 @@ def apply(events: list[dict[str, Any]], tamper: dict[str, Any]) -> list[dict[str
 
 def hand_vectors() -> list[dict[str, Any]]:
     out = []
-    for ruleset, seat, committing in HANDS:
-        events = as_json(seen_by(ruleset, fair_hand(ruleset, committing), seat))
+    for ruleset, seat, committing, play in HANDS:
+        events = as_json(seen_by(ruleset, fair_hand(ruleset, committing, **play), seat))
         assert verdicts(seat, events) == ["hand 1: deal verified"], ruleset
         bad = []
         for t in tampers(ruleset, seat, events):

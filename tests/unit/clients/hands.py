@@ -4,6 +4,7 @@ what each seat's Watch stream would have shown of them: material for the client-
 from __future__ import annotations
 
 import functools
+import random
 from typing import Any
 
 from engine import rulesets
@@ -11,6 +12,7 @@ from engine import table as tables
 from engine.core import fairness
 from engine.core.contract import Status
 from engine.core.messages import encode
+from engine.driver import bot_command
 
 SEED, SALT = bytes(range(16)), bytes(range(16, 32))
 RULESETS = ["koudian", "daqi", "jj", "wuhan"]
@@ -26,9 +28,11 @@ def _run(table: tables.Table, cmd: Any, log: list[Any]) -> tables.Table:
     return functools.reduce(tables.evolve, events, table)
 
 
-def fair_hand(ruleset: str, committing: tuple[int, ...] | None = None, seed: bytes = SEED) -> list[Any]:
+def fair_hand(ruleset: str, committing: tuple[int, ...] | None = None, seed: bytes = SEED,
+              bot: str | None = None, rng_seed: int = 0) -> list[Any]:
     """The events of a table's first hand, every seat in `committing` (default: all) committing
-    and revealing `nonce(seat)`, the others getting server nonces; the clock plays the hand out."""
+    and revealing `nonce(seat)`, the others getting server nonces; `bot` (seeded with `rng_seed`)
+    plays every seat, else the clock plays the hand out."""
     log: list[Any] = []
     table = _run(tables.Table(), tables.CreateTable("t", ruleset, {}, "p0"), log)
     seats = range(len(table.seats))
@@ -40,8 +44,16 @@ def fair_hand(ruleset: str, committing: tuple[int, ...] | None = None, seed: byt
         table = _run(table, tables.Ready(f"p{seat}", seed, SALT, commit, fair=True), log)
     for seat in committing:
         table = _run(table, tables.Ready(f"p{seat}", seed, SALT, nonce=nonce(seat)), log)
+    rs, rng = rulesets.get(ruleset), random.Random(rng_seed)
     while table.status is Status.IN_HAND:
-        table = _run(table, tables.Timeout(table.version, seed, SALT, fair=True), log)
+        seat = None
+        if bot is not None:
+            cmd = bot_command(rs, table.game, len(table.seats), rs.bots[bot], rng)
+            seat = rs.command_seat(cmd)
+        if seat is None:
+            table = _run(table, tables.Timeout(table.version, seed, SALT, fair=True), log)
+        else:
+            table = _run(table, tables.Act(f"p{seat}", cmd), log)
     return log
 
 
