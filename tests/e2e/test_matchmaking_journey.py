@@ -37,12 +37,9 @@ async def _journey(address: str) -> None:
 
     async def queue(p: Player) -> pb.Ticket:
         stub = matchmaking_pb2_grpc.MatchmakingStub(chan)
-        last = None
-        async for last in stub.Queue(pb.QueueRequest(ruleset="koudian", preset="quick"),
-                                     metadata=p.metadata):
-            pass
-        assert last is not None
-        return last
+        states = [t async for t in stub.Queue(pb.QueueRequest(ruleset="koudian", preset="quick"),
+                                              metadata=p.metadata)]
+        return states[-1]
 
     tickets = await asyncio.gather(*(queue(p) for p in players))
     assert {t.state for t in tickets} == {pb.TICKET_STATE_MATCHED}
