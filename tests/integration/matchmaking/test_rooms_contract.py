@@ -24,8 +24,8 @@ from services.matchmaking.room import (
     RoomState,
 )
 from services.matchmaking.room_config import RoomSettings
+from services.matchmaking.room_service import CannotSit, RoomService
 from services.matchmaking.room_store import RoomStore, open_room_store
-from services.matchmaking.rooms import RoomService, ShortOfChips
 
 T0 = 1_700_000_000_000
 EXPIRY_S = 60
@@ -53,7 +53,7 @@ class Tables:
         self.calls += 1
         await asyncio.sleep(0)
         if self.short in players:
-            raise ShortOfChips(f"{self.short} has not enough chips", self.short or "")
+            raise CannotSit(f"{self.short} has not enough chips", self.short or "")
         self.made.setdefault(match_id, (ruleset, dict(options), stake, tuple(players)))
         return "table-" + match_id
 
@@ -283,7 +283,7 @@ async def test_a_start_short_of_chips_reopens_the_room_with_that_member_unready(
     await fill(rooms, room.code, ["bob", "cy", "dee"])
     for p in ("ann", "bob", "cy", "dee"):
         await rooms.set_ready(p, room.code, True)
-    with pytest.raises(ShortOfChips):
+    with pytest.raises(CannotSit):
         await rooms.start("ann", room.code)
     after = await rooms.get(room.code)
     assert after.state is RoomState.OPEN and not after.starting
