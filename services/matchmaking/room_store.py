@@ -23,6 +23,10 @@ LINGER_MS = 10 * 60 * 1000
 store may forget it."""
 
 
+MAX_REQUESTS = 100_000
+"""CreateRoom request ids a memory store remembers."""
+
+
 def holds_code(room: Room, now_ms: int) -> bool:
     """Whether `room` still keeps its code from a new room."""
     return room.state is not RoomState.CLOSED and now_ms < room.expires_at_ms
@@ -120,6 +124,11 @@ class MemoryRoomStore(RoomStore):
                 pass
 
     async def claim_request(self, key: str, code: str, ttl_ms: int) -> str:
+        if len(self._requests) >= MAX_REQUESTS and key not in self._requests:
+            # Forget the oldest half: a request retried after that long makes a second room,
+            # which is all forgetting costs.
+            for old in list(self._requests)[: MAX_REQUESTS // 2]:
+                del self._requests[old]
         return self._requests.setdefault(key, code)
 
     async def request(self, key: str) -> str | None:

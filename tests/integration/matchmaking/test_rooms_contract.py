@@ -177,6 +177,31 @@ async def test_concurrent_joins_never_take_one_seat(rooms):
     assert seats == [0, 1, 2, 3, 4] and final.version == 5
 
 
+async def test_joins_racing_on_two_nodes_never_take_one_seat(live_url, store_and_live, clock, tables):
+    """Two matchmaking nodes (each its own connection to the store) fill one room at once."""
+    one = service(store_and_live, clock, tables)
+    if live_url == "memory://":
+        two = one  # one process is the whole deployment
+    else:
+        namespace = store_and_live[1].namespace
+        two = service((open_room_store(live_url, namespace, clock=clock),
+                       open_live_state(live_url, namespace=namespace, clock=clock)), clock, tables)
+    try:
+        room = await one.create("ann", "koudian", {}, 0, 0)
+        players = [f"p{i}" for i in range(10)]
+        outcomes = await asyncio.gather(*(
+            (one if i % 2 else two).join(p, room.code, f"addr-{p}") for i, p in enumerate(players)),
+            return_exceptions=True)
+        assert sum(isinstance(o, Room) for o in outcomes) == 3
+        assert all(isinstance(o, Room | RoomFull) for o in outcomes), outcomes
+        final = await two.get(room.code)
+        assert sorted(m.seat for m in final.members) == [0, 1, 2, 3]
+    finally:
+        if two is not one:
+            await two.store.close()
+            await two.live.close()
+
+
 # -- the service --------------------------------------------------------------------------------
 
 
