@@ -132,6 +132,8 @@ async def _play_room(address: str, code: str | None, ruleset: str, bot: str, opt
         names = {m.seat: m.player_id for m in room.members}
         seat = next(m.seat for m in room.members if m.player_id == me.player_id)
         names[seat] = "you"
+        bot_names = {b.player_id: f"bot{i}" for i, b in enumerate(helpers, start=1)}
+        names = {s: bot_names.get(p, p) for s, p in names.items()}
         tasks: list[asyncio.Task[Any]] = [
             asyncio.create_task(play_seat(b, table_id, bot, seed=i, hands=10**6))
             for i, b in enumerate(helpers)]
