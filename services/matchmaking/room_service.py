@@ -170,7 +170,7 @@ class RoomService:
         except RoomNotFound:
             ROOM_JOIN_FAILURES.labels("not_found").inc()
             raise
-        if room.member(player_id) is None and room.live:
+        if room.member(player_id) is None:
             raise rules.NotInRoom(f"you are not in room {code}: join it first")
         yield room
         while room.live and room.state is not RoomState.STARTED and room.member(player_id):
