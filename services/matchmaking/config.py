@@ -52,6 +52,7 @@ class QueueSpec:
 @dataclass(frozen=True, slots=True)
 class QueuesConfig:
     queues: dict[str, QueueSpec]
+    lease_ms: int = 15_000  # a formed match not seated within this is seated by another process
 
     def find(self, ruleset: str, preset: str, tier: str) -> QueueSpec | None:
         """The queue asked for (empty preset: standard; empty tier: the ruleset's first)."""
@@ -106,7 +107,10 @@ def parse_queues(data: dict[str, Any], where: str = "queues") -> QueuesConfig:
                 queues[q.name] = q
     if not queues:
         raise QueuesConfigError(f"{where}: no queues")
-    return QueuesConfig(queues)
+    lease_ms = int(float(defaults.get("match_lease_s", 15)) * 1000)
+    if lease_ms <= 0:
+        raise QueuesConfigError(f"{where}: match_lease_s must be above 0")
+    return QueuesConfig(queues, lease_ms)
 
 
 def problems(config: QueuesConfig) -> dict[str, str]:

@@ -39,7 +39,6 @@ from .tickets import (
     new_ticket_id,
 )
 
-LEASE_MS = 15_000  # a formed match not seated within this is taken over by another process
 FORM_BATCH = 64  # matches one formation step takes out of a queue at most
 POLL_S = 0.2  # how often a Queue stream looks at its ticket
 MAX_SEATING = 64  # matches seated at once by one process
@@ -77,11 +76,12 @@ class Matchmaker:
 
     def __init__(self, config: QueuesConfig, store: TicketStore, game: GameGateway,
                  ratings: Ratings | None = None, *, clock_ms: Callable[[], int] = wall_ms,
-                 lease_ms: int = LEASE_MS, tick_s: float = 0.1, poll_s: float = POLL_S) -> None:
+                 lease_ms: int | None = None, tick_s: float = 0.1, poll_s: float = POLL_S) -> None:
         self.config, self.store, self.game = config, store, game
         self.seating = Seating(game)
         self.ratings = ratings
-        self.clock_ms, self.lease_ms, self.tick_s, self.poll_s = clock_ms, lease_ms, tick_s, poll_s
+        self.clock_ms, self.tick_s, self.poll_s = clock_ms, tick_s, poll_s
+        self.lease_ms = config.lease_ms if lease_ms is None else lease_ms
         self.stats: dict[str, QueueStats] = defaultdict(QueueStats)
         self._seating = asyncio.Semaphore(MAX_SEATING)
         self._tasks: set[asyncio.Task[None]] = set()
