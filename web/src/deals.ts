@@ -4,6 +4,8 @@
 import { DealChecker, hex, newNonce, nonceCommitment, unhex, verdict, type HandCheck } from "./fairness";
 import { el } from "./pieces";
 
+const KEPT_NONCES = 16;
+
 // The nonces live as long as the tab (a reload between commit and reveal must still reveal).
 function nonceKey(tableId: string): string {
   return `qipai.nonces.${tableId}`;
@@ -32,7 +34,8 @@ export class Deals {
     const nonce = newNonce();
     const c = await nonceCommitment(nonce);
     this.checker.ownNonces.set(c, nonce);
-    const kept = Object.fromEntries([...this.checker.ownNonces].map(([k, n]) => [k, hex(n)]));
+    // The last few are enough: a hand's check needs only its own nonce.
+    const kept = Object.fromEntries([...this.checker.ownNonces].slice(-KEPT_NONCES).map(([k, n]) => [k, hex(n)]));
     sessionStorage.setItem(nonceKey(this.tableId), JSON.stringify(kept));
     return c;
   }
