@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import threading
 import time
 
 import grpc
@@ -13,6 +15,7 @@ import pytest
 from clients.client import Player, admin_replay, channel, seat_players
 from qipai.v1 import game_pb2
 from services import auth
+from tests.e2e.conftest import QIPAI
 
 pytestmark = pytest.mark.e2e
 
@@ -132,3 +135,29 @@ async def test_the_view_tells_when_the_deadline_falls_as_one_absolute_instant(se
         assert asked_ms - 5_000 + 60_000 <= first.deadline_at_ms <= int(time.time() * 1000) + 60_000
         spectator = await Player.guest(chan, "spectator")
         assert (await spectator.view(table_id)).deadline_at_ms == first.deadline_at_ms
+
+
+def test_the_terminal_client_says_auto_play_is_on_and_t_takes_the_seat_back(start_server):
+    server = start_server()
+    process = subprocess.Popen([str(QIPAI), "play", "--option", f"turn_timeout_ms={TURN_MS}",
+                                "--option", f"claim_timeout_ms={TURN_MS}"], env=server.env,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    watchdog = threading.Timer(WAIT_S, process.kill)  # a line that never comes ends the test
+    watchdog.start()
+    seen: list[str] = []
+    try:
+        assert process.stdin is not None and process.stdout is not None
+        for line in process.stdout:
+            seen.append(line)
+            if "auto-play (托管) on for you — press t" in line:
+                process.stdin.write("t\n")
+                process.stdin.flush()
+            if "auto-play (托管) off for you: your seat is yours again" in line:
+                break
+    finally:
+        watchdog.cancel()
+        process.kill()
+        process.wait()
+    text = "".join(seen)
+    assert "auto-play (托管) off for you: your seat is yours again" in text, text[-2000:]
