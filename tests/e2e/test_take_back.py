@@ -178,3 +178,16 @@ def test_the_terminal_client_says_auto_play_is_on_and_t_takes_the_seat_back(star
         process.wait()
     text = "".join(seen)
     assert "auto-play (托管) off for you: your seat is yours again" in text, text[-2000:]
+
+
+async def test_every_node_reports_the_same_deadline_instant(start_server, production_env):
+    a = start_server({**production_env, "QIPAI_NODE_ID": "node-a"}, service="game")
+    b = start_server({**production_env, "QIPAI_NODE_ID": "node-b"}, service="game")
+    async with channel(a.address) as chan_a, channel(b.address) as chan_b:
+        table_id, players = await silent_table(chan_a, {"turn_timeout_ms": 60_000, "claim_timeout_ms": 60_000})
+        first, me = await whose_decision(players, table_id)
+        elsewhere = Player(chan_b, me.token, me.player_id)
+        await asyncio.sleep(0.3)
+        there = await elsewhere.view(table_id)  # answered by the table's node, whichever is asked
+        assert first.deadline_at_ms > 0
+        assert there.version == first.version and there.deadline_at_ms == first.deadline_at_ms
