@@ -58,6 +58,17 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--bot", default="greedy", help="how the bots play: greedy or random (default greedy)")
     pl.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                     help="ruleset option of the table (repeatable), e.g. turn_timeout_ms=60000")
+    pl.add_argument("--room", metavar="CODE", help="join the private room with this code "
+                    "(6 digits, or qipai://room/<code>) and play at its table once it starts")
+    pl.add_argument("--create-room", action="store_true",
+                    help="create a private room (--ruleset, --option, --stake, --rounds) and print "
+                    "its code for your friends")
+    pl.add_argument("--stake", type=int, default=0, help="a new room's buy-in in chips (default 0)")
+    pl.add_argument("--rounds", type=int, default=0,
+                    help="a new room's hands per match (default: the ruleset's)")
+    pl.add_argument("--bots", type=int, default=0,
+                    help="bots of this process that take free seats of the room (default 0: "
+                    "friends take them)")
 
     dm = sub.add_parser("demo", help="bots play a few tables of each ruleset over gRPC")
     dm.add_argument("--tables", type=int, default=2, help="tables per ruleset")

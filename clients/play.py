@@ -12,6 +12,7 @@ server plays your seat (auto-play): `t` takes it back, and so does answering a d
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sys
 import threading
@@ -22,13 +23,14 @@ from typing import Any
 import grpc
 from grpc_status import rpc_status
 
+from clients import rooms
 from clients.client import Player, channel, engine_view, play_seat
 from clients.deals import follow_deals
 from clients.screen import TAKE_BACK_HINT, Screen, action
 from clients.selfplay import parse_options
 from engine import rulesets
 from protocol import wire
-from qipai.v1 import common_pb2
+from qipai.v1 import common_pb2, matchmaking_pb2
 
 SEATS_NAMES = ("you", "bot1", "bot2", "bot3", "bot4")
 WARN_S = 5  # seconds before a deadline when the player is reminded of it
@@ -83,6 +85,69 @@ async def _play(address: str, ruleset: str, bot: str, options: dict[str, Any],
             f"({bot} bots) take the other seats")
         try:
             return await _session(me, table_id, rs, Screen(ruleset, 0, SEATS_NAMES[:seats]), say)
+        finally:
+            for t in tasks:
+                t.cancel()
+
+
+async def _play_room(address: str, code: str | None, ruleset: str, bot: str, options: dict[str, Any],
+                     stake: int, rounds: int, bots: int, say: Callable[[str], None]) -> int:
+    """Create a room (`code` None) or join the room with `code`, fill `bots` seats with bots of
+    this process, be ready, and play at the room's table once it starts."""
+    async with channel(address) as chan:
+        me = await Player.guest(chan, "you")
+        if code is None:
+            room = await rooms.create_room(me, ruleset, options, stake, rounds)
+            say(f"room {room.code} created: give your friends the code or {room.share}")
+            say(f"  they join with: qipai play --room {room.code}")
+        else:
+            room = await rooms.join_room(me, code)
+        code = room.code
+        helpers = [await Player.guest(chan, f"bot{i}") for i in range(1, bots + 1)]
+        for b in helpers:
+            await rooms.join_room(b, code)
+            await rooms.set_ready(b, code)
+        started = False
+        try:
+            await rooms.set_ready(me, code)
+            say(f"you are ready; the room starts when all {room.seats} seats are taken and ready "
+                "(Ctrl-C leaves)")
+            table_id = ""
+            async for room in rooms.watch_room(me, code):
+                say(rooms.describe(room))
+                if room.state == matchmaking_pb2.ROOM_STATE_STARTED:
+                    table_id, started = room.table_id, True
+                    break
+                if room.state == matchmaking_pb2.ROOM_STATE_CLOSED:
+                    say(f"the room closed ({room.closed_reason})")
+                    return 1
+                if not any(m.player_id == me.player_id for m in room.members):
+                    say("you were removed from the room")
+                    return 1
+            if not started:
+                return 1
+        finally:
+            if not started:
+                with contextlib.suppress(grpc.aio.AioRpcError):
+                    await rooms.leave_room(me, code)
+        rs = rulesets.get(room.ruleset)
+        names = {m.seat: m.player_id for m in room.members}
+        seat = next(m.seat for m in room.members if m.player_id == me.player_id)
+        names[seat] = "you"
+        bot_names = {b.player_id: f"bot{i}" for i, b in enumerate(helpers, start=1)}
+        names = {s: bot_names.get(p, p) for s, p in names.items()}
+        tasks: list[asyncio.Task[Any]] = [
+            asyncio.create_task(play_seat(b, table_id, bot, seed=i, hands=10**6))
+            for i, b in enumerate(helpers)]
+        for b in helpers:
+            await b.ready(table_id, commit=True)
+        tasks.append(asyncio.create_task(follow_deals(
+            me, table_id, 0, lambda check: say(f"  {'✓' if check.ok else '✗'} {check}"))))
+        await me.ready(table_id, commit=True)
+        say(f"table {table_id}: you are seat {seat}")
+        try:
+            screen = Screen(room.ruleset, seat, tuple(names.get(i, "?") for i in range(room.seats)))
+            return await _session(me, table_id, rs, screen, say)
         finally:
             for t in tasks:
                 t.cancel()
@@ -257,7 +322,9 @@ def ruleset_problem(name: str) -> str | None:
 
 
 def main(args: Any) -> int:
-    """`qipai play [--ruleset R] [--bot B] [--option KEY=VALUE]` against QIPAI_GRPC_ADDR."""
+    """`qipai play [--ruleset R] [--bot B] [--option KEY=VALUE]` against QIPAI_GRPC_ADDR; with
+    `--create-room [--stake N] [--rounds N] [--bots N]` in a new private room, with `--room CODE`
+    in a friend's."""
     problem = ruleset_problem(args.ruleset)
     if problem is None and args.bot not in rulesets.get(args.ruleset).bots:
         problem = f"unknown bot {args.bot!r}; choose {' or '.join(sorted(rulesets.get(args.ruleset).bots))}"
@@ -267,6 +334,11 @@ def main(args: Any) -> int:
             options = parse_options(getattr(args, "option", None) or [])
         except ValueError as exc:
             problem = str(exc)
+    room = getattr(args, "room", None)
+    if problem is None and room is not None and getattr(args, "create_room", False):
+        problem = "--room joins a room, --create-room makes one: give one of them"
+    if problem is None and getattr(args, "bots", 0) < 0:
+        problem = "--bots cannot be negative"
     if problem:
         print(f"qipai play: {problem}", file=sys.stderr)
         return 2
@@ -274,8 +346,13 @@ def main(args: Any) -> int:
     def say(line: str) -> None:
         print(line, flush=True)
 
+    if room is not None or getattr(args, "create_room", False):
+        play = _play_room(args.grpc_addr, room, args.ruleset, args.bot, options, args.stake,
+                          args.rounds, args.bots, say)
+    else:
+        play = _play(args.grpc_addr, args.ruleset, args.bot, options, say)
     try:
-        return asyncio.run(_play(args.grpc_addr, args.ruleset, args.bot, options, say))
+        return asyncio.run(play)
     except KeyboardInterrupt:
         return 130
     except grpc.aio.AioRpcError as err:

@@ -30,6 +30,13 @@ FANOUT_LAG = Histogram(
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
 )
 
+ROOM_JOIN_FAILURES = Counter(
+    "qipai_room_join_failures_total",
+    "Private-room join (and watch) attempts that failed: not_found (a wrong code), malformed, "
+    "full, started, rate_limited — a rise of not_found is someone guessing codes",
+    ["reason"],
+)
+
 _configured = False
 
 

@@ -11,6 +11,7 @@ import platform
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -21,8 +22,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SECTION = "### A hand with grpcurl"
 
 
-def walkthrough_blocks() -> list[str]:
-    """The `sh` blocks of the README's grpcurl walkthrough, in order."""
+def walkthrough_blocks(section: str = SECTION) -> list[str]:
+    """The `sh` blocks of a README walkthrough section, in order."""
     blocks: list[str] = []
     inside, fence = False, None
     for line in (ROOT / "README.md").read_text().splitlines(keepends=True):
@@ -33,7 +34,7 @@ def walkthrough_blocks() -> list[str]:
             else:
                 fence += line
         elif line.startswith("#"):
-            inside = line.startswith(SECTION)
+            inside = line.startswith(section)
         elif inside and line.startswith("```sh"):
             fence = ""
     return blocks
@@ -82,3 +83,49 @@ def _json_documents(text: str) -> list[dict]:
             return docs
         doc, at = decoder.raw_decode(text, at)
         docs.append(doc)
+
+
+ROOM_SECTION = "### A room with grpcurl"
+
+
+def test_the_readme_room_walkthrough_creates_and_joins_a_room_with_grpcurl_and_qipai_play(start_server, tmp_path):
+    bin_dir = _grpcurl_path()
+    server = start_server()
+    create, play, watch = walkthrough_blocks(ROOM_SECTION)
+    env = {**server.env, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+    script = f"set -e\n{create}\necho \"CODE=$CODE ANN=$ANN\"\n"
+    out = subprocess.run(["bash", "-c", script], cwd=ROOT, env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stdout + out.stderr
+    answers = _json_documents(out.stdout)
+    names = out.stdout.rsplit("CODE=", 1)[1].split()
+    code, ann = names[0], names[1].removeprefix("ANN=")
+    assert f"room {code}: send your friends qipai://room/{code}" in out.stdout
+    joined = [a for a in answers if len(a.get("members", [])) in (2, 3) and a.get("version") in ("2", "3")]
+    assert [len(a["members"]) for a in joined] == [2, 3], out.stdout
+    readied = [a for a in answers if a.get("version") in ("4", "5", "6")]
+    assert [sum(bool(m.get("ready")) for m in a["members"]) for a in readied] == [1, 2, 3]
+
+    # `qipai play --room` takes the last seat: the room starts and the player is at its table.
+    log_path = tmp_path / "play.log"
+    with open(log_path, "w") as log:
+        player = subprocess.Popen(["bash", "-c", f"CODE={code}\n{play}"], cwd=ROOT, env=env,
+                                  stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            deadline = time.monotonic() + 90
+            while "table table-" not in log_path.read_text() and player.poll() is None:
+                assert time.monotonic() < deadline, log_path.read_text()
+                time.sleep(0.2)
+        finally:
+            player.terminate()
+            player.wait(10)
+    played = log_path.read_text()
+    assert "you are ready" in played and "you are seat 3" in played, played
+
+    watched = subprocess.run(["bash", "-c", f"CODE={code}\nANN={ann}\n"
+                              f"ADDR={server.address}\n{watch}"],
+                             cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert watched.returncode == 0, watched.stdout + watched.stderr  # a started room ends the stream
+    room = _json_documents(watched.stdout)[-1]
+    assert room["state"] == "ROOM_STATE_STARTED" and room["table_id"].startswith("table-")
+    assert [m["player_id"].startswith("guest-") for m in room["members"]] == [True] * 4

@@ -75,6 +75,7 @@ def test_the_dashboard_filters_and_groups_only_by_labels_the_metrics_have() -> N
 @pytest.mark.parametrize("metric", [
     "qipai_commands_total", "qipai_command_seconds_bucket", "qipai_appends_total",
     "qipai_leases_total", "qipai_fanout_lag_seconds_bucket", "qipai_live_tables",
+    "qipai_room_join_failures_total",
 ])
 def test_the_dashboard_shows_each_metric_the_service_exports(metric: str) -> None:
     assert any(metric in expr for expr in _expressions())
