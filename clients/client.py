@@ -112,6 +112,11 @@ class Player:
         return await _persisting(self.game.Ready, game_pb2.TableRequest(
             table_id=table_id, request_id=uuid.uuid4().hex, nonce=nonce), metadata=self.metadata)
 
+    async def take_back(self, table_id: str) -> game_pb2.TableResponse:
+        """Take this player's seat back from auto-play (托管); nothing happens if it is not on it."""
+        return await self.game.TakeBack(game_pb2.TableRequest(
+            table_id=table_id, request_id=uuid.uuid4().hex), metadata=self.metadata)
+
     async def view(self, table_id: str) -> game_pb2.ViewResponse:
         return await self.game.GetView(game_pb2.TableRequest(table_id=table_id), metadata=self.metadata)
 

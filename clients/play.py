@@ -5,7 +5,8 @@ scroll by as they happen (who discarded what, who played which cards, each hand'
 its score's factors); at each of your decisions you see your hand, what is public, your legal
 actions numbered and the time left before the server plays for you (托管). Answer with a number,
 or type an action in the scenario form (`discard 5m`, `pong 7p`, `play ♠A ♠A`, `bid ♥7`). A
-rejected action prints the rule's reason; Ctrl-D or `quit` leaves.
+rejected action prints the rule's reason; Ctrl-D or `quit` leaves. After two timeouts in a row the
+server plays your seat (auto-play): `t` takes it back, and so does answering a decision.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from grpc_status import rpc_status
 from clients import rooms
 from clients.client import Player, channel, engine_view, play_seat
 from clients.deals import follow_deals
-from clients.screen import Screen, action
+from clients.screen import TAKE_BACK_HINT, Screen, action
 from clients.selfplay import parse_options
 from engine import rulesets
 from protocol import wire
@@ -33,6 +34,7 @@ from qipai.v1 import common_pb2, matchmaking_pb2
 
 SEATS_NAMES = ("you", "bot1", "bot2", "bot3", "bot4")
 WARN_S = 5  # seconds before a deadline when the player is reminded of it
+TAKE_BACK = "t"  # typed: take the seat back from auto-play
 
 
 def parse_typed(rs: Any, seat: int, text: str) -> Any:
@@ -163,16 +165,20 @@ async def _session(me: Player, table_id: str, rs: Any, screen: Screen, say: Call
     pumping = asyncio.create_task(pump())
     decision: Any = None  # the view whose legal actions are on screen
     shown: list[str] = []
-    since = 0.0  # when that view arrived (for the countdown)
+    due: float | None = None  # when that decision times out (monotonic seconds)
     warned = False  # the countdown's last seconds were announced
+    auto = False  # the server plays this seat (auto-play): `t` takes it back
     try:
         while True:
             waits: set[asyncio.Future[Any]] = {asyncio.ensure_future(updates.get()), pumping}
-            if decision is not None:  # typed-ahead lines answer the next decision, not this wait
+            # Typed-ahead lines answer the next decision, not this wait; on auto-play a `t` may
+            # come at any time.
+            if decision is not None or auto:
                 waits.add(asyncio.ensure_future(lines.queue.get()))
             warn_in = None
-            if decision is not None and decision.deadline_ms > WARN_S * 1000 and not warned:
-                warn_in = max(0.0, since + decision.deadline_ms / 1000 - WARN_S - time.monotonic())
+            if decision is not None and due is not None and decision.deadline_ms > WARN_S * 1000 \
+                    and not warned:
+                warn_in = max(0.0, due - WARN_S - time.monotonic())
             done, pending = await asyncio.wait(waits, timeout=warn_in, return_when=asyncio.FIRST_COMPLETED)
             for task in pending:
                 if task is not pumping:
@@ -180,7 +186,7 @@ async def _session(me: Player, table_id: str, rs: Any, screen: Screen, say: Call
             if not done:  # the countdown's last seconds: say so once
                 warned = True
                 say(f"  ⏱ {WARN_S} s left before the server plays for you")
-                say(_prompt(decision, since))
+                say(_prompt(due))
                 continue
             if pumping in done:
                 pumping.result()  # the stream ended with an error: let it out
@@ -192,18 +198,35 @@ async def _session(me: Player, table_id: str, rs: Any, screen: Screen, say: Call
                     text = result
                     if text is None or text.strip() == "quit":
                         return 0
+                    if text.strip() == TAKE_BACK:
+                        try:
+                            await me.take_back(table_id)  # its AutoPlaySet event says it is done
+                        except grpc.aio.AioRpcError as err:
+                            say(f"  ✗ {_reason(err)}")
+                        if not auto:
+                            say("  your seat is not on auto-play: it is yours")
+                        if decision is not None:
+                            say(_prompt(due))
+                        continue
+                    if decision is None:
+                        say(f"  nothing to decide right now; {TAKE_BACK_HINT}")
+                        continue
                     if await _answer(me, table_id, rs, decision, text, say):
                         decision, shown = None, []
                     else:
-                        say(_prompt(decision, since))
+                        say(_prompt(due))
                     continue
                 update = result
                 for ev in update.events:
-                    for line in screen.event(ev.type, json.loads(ev.data_json)):
+                    data = json.loads(ev.data_json)
+                    if ev.type == "table.AutoPlaySet" and data.get("seat") == screen.seat:
+                        auto = bool(data.get("on"))
+                    for line in screen.event(ev.type, data):
                         say(line)
                 if not update.HasField("view"):
                     continue
                 reply = update.view
+                auto = reply.seat in reply.auto_play
                 if reply.status == "match_over":
                     say("the match is over")
                     return 0
@@ -216,22 +239,32 @@ async def _session(me: Player, table_id: str, rs: Any, screen: Screen, say: Call
                 if not legal:
                     decision, shown = None, []
                     continue
-                decision, since, warned = reply, time.monotonic(), False
+                decision, due, warned = reply, _due(reply), False
                 if legal != shown:  # a new decision (a daqi deal offers the same bids card after card)
                     shown = legal
                     for line in screen.view(reply, engine_view(rs, reply)):
                         say(line)
                     for n, text in enumerate(legal, start=1):
                         say(f"  [{n}] {text}")
-                    say(_prompt(reply, since))
+                    say(_prompt(due))
     finally:
         pumping.cancel()
 
 
-def _prompt(reply: Any, since: float) -> str:
-    if not reply.deadline_ms:
+def _due(reply: Any) -> float | None:
+    """When `reply`'s decision times out, on the monotonic clock: the server's absolute deadline
+    (the same after a reconnect), else its full timeout from now (an older server)."""
+    if reply.deadline_at_ms:
+        return time.monotonic() + reply.deadline_at_ms / 1000 - time.time()
+    if reply.deadline_ms:
+        return time.monotonic() + reply.deadline_ms / 1000
+    return None
+
+
+def _prompt(due: float | None) -> str:
+    if due is None:
         return "your move>"
-    left = max(0, round(reply.deadline_ms / 1000 - (time.monotonic() - since)))
+    left = max(0, round(due - time.monotonic()))
     return f"your move ({left} s left, then the server plays for you)>"
 
 

@@ -14,6 +14,7 @@ from engine.mahjong.tiles import face_value, parse_tile
 
 HIDDEN = "■"  # a tile or card the seat may not see (a face-down 报听 discard, a concealed kong)
 DEAL_PROGRESS_EVERY = 10  # cards: a daqi deal takes 100 of them
+TAKE_BACK_HINT = "press t (then Enter) to take your seat back"  # `qipai play` reads the t
 
 
 def tiles(row: Sequence[Any]) -> str:
@@ -112,7 +113,7 @@ class Screen:
         body = _daqi_view if self.ruleset == "daqi" else _mahjong_view
         lines += body(self, reply, view)
         if reply.seat in reply.auto_play:
-            lines.append("auto-play (托管) is on for you: the server plays your seat until you act")
+            lines.append(f"auto-play (托管) is on for you: the server plays your seat — {TAKE_BACK_HINT}")
         others = [self.who(s) for s in reply.auto_play if s != reply.seat]
         if others:
             lines.append("on auto-play: " + ", ".join(others))
@@ -435,12 +436,16 @@ def _timed_out(screen: Screen, d: dict[str, Any]) -> list[str]:
     if d["seat"] != screen.seat:
         return []
     return ["you ran out of time: the server played for you" +
-            (" (two in a row: auto-play is on until you act)" if d.get("streak", 0) >= 2 else "")]
+            (" (two in a row: auto-play is on until you act or take your seat back)"
+             if d.get("streak", 0) >= 2 else "")]
 
 
 def _auto_play(screen: Screen, d: dict[str, Any]) -> list[str]:
-    state = "on" if d.get("on", True) else "off"
-    return [f"auto-play (托管) {state} for {screen.who(d['seat'])}"]
+    on = d.get("on", True)
+    line = f"auto-play (托管) {'on' if on else 'off'} for {screen.who(d['seat'])}"
+    if d["seat"] == screen.seat:
+        line += f" — {TAKE_BACK_HINT}" if on else ": your seat is yours again"
+    return [line]
 
 
 def _created(screen: Screen, d: dict[str, Any]) -> list[str]:

@@ -29,7 +29,8 @@ from engine.core.contract import AnyRuleset, StartHand, Status
 from engine.core.errors import RuleViolation
 from engine.core.messages import command, event, to_json, type_name
 
-# Consecutive timeouts after which a seat is put on auto-play (托管) until its player acts.
+# Consecutive timeouts after which a seat is put on auto-play (托管) until its player acts or
+# takes the seat back (`TakeBack`).
 TIMEOUTS_BEFORE_AUTO_PLAY = 2
 
 
@@ -85,6 +86,15 @@ class Ready:
 class Act:
     player_id: str
     action: object  # the ruleset's command
+
+
+@command("table.TakeBack")
+class TakeBack:
+    """The seat's player takes it back from auto-play (托管): the server stops playing for it.
+    The service also sends it for a seat on auto-play whose action was refused (a stale
+    `expected_version`, a move the server already made for it): the player is evidently there."""
+
+    player_id: str
 
 
 @command("table.Close")
@@ -407,6 +417,8 @@ def _decide(table: Table, cmd: Any) -> list[Any]:
         return _act(table, cmd)
     if isinstance(cmd, Timeout):
         return _timeout(table, cmd)
+    if isinstance(cmd, TakeBack):
+        return _take_back(table, cmd)
     if isinstance(cmd, Close):
         return [] if table.status is Status.MATCH_OVER else [TableClosed(cmd.reason)]
     raise TypeError(f"not a table command: {cmd!r}")
@@ -550,6 +562,14 @@ def _act(table: Table, cmd: Act) -> list[Any]:
     elif table.streaks[seat]:
         events.insert(0, SeatTimedOut(seat, 0))
     return events + _settlement(table, events)
+
+
+def _take_back(table: Table, cmd: TakeBack) -> list[Any]:
+    seat = table.seat_of(cmd.player_id)
+    if seat is None:
+        raise RuleViolation("not_seated", "you are not seated at this table: there is no seat to take back")
+    # Idempotent: a seat the server is not playing for is already its player's.
+    return [AutoPlaySet(seat, False)] if seat in table.auto else []
 
 
 def _timeout(table: Table, cmd: Timeout) -> list[Any]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
@@ -23,16 +24,21 @@ AUTO_PLAY_DELAY_MS = 300  # how soon the server acts for a seat on auto-play (a 
 REDELIVER_AFTER_MS = 5_000
 REVEAL_TIMEOUT_MS = 5_000  # how long a deal waits for committed nonces (docs/fairness.md)
 ABANDONED = "abandoned"  # the reason a table closed by the abandon policy records
+ARMED_REMEMBERED = 10_000  # tables whose armed deadline a node keeps for their views
 
 
 class Deadlines:
-    """A table's deadline, from its state: how long until it, and keeping it armed."""
+    """A table's deadline, from its state: how long until it, keeping it armed, and when the
+    armed one falls (what a view shows)."""
 
     def __init__(self, live: LiveState, clock_ms: Callable[[], int],
                  last_human_ms: Callable[[str], int | None] = lambda _: None,
                  abandon_after_ms: int = 0) -> None:
         self.live, self.clock_ms = live, clock_ms
         self.last_human_ms, self.abandon_after_ms = last_human_ms, abandon_after_ms
+        # Per table, the version and the due time of the deadline this node armed last: a view
+        # reports that very instant, not one recomputed from a later clock reading.
+        self._armed: OrderedDict[str, tuple[int, int | None]] = OrderedDict()
 
     def abandoned(self, table: Table, now_ms: int) -> bool:
         """Whether nobody has acted at the unfinished `table` for the abandon policy's time."""
@@ -72,15 +78,35 @@ class Deadlines:
 
     def turn(self, table: Table, since_ms: int) -> Turn:
         """The table's deadline: due `delay_ms` after `since_ms`, or when the abandon policy
-        closes the table if that comes first, or none."""
+        closes the table if that comes first, or none. Remembered as the table's armed deadline
+        (`due_at_ms`): every deadline armed in the live state is computed here."""
+        due, decision = self._due(table, since_ms)
+        self._armed[table.table_id] = (table.version, decision)
+        self._armed.move_to_end(table.table_id)
+        while len(self._armed) > ARMED_REMEMBERED:
+            self._armed.popitem(last=False)
+        if due is None:
+            return Turn("turn", None)
+        return Turn("turn", due, str(table.version).encode())
+
+    def _due(self, table: Table, since_ms: int) -> tuple[int | None, int | None]:
+        """When the clock fires for `table`, and the same when a decision is pending (None
+        when the only deadline is the abandon policy's)."""
         delay = self.delay_ms(table)
         due = None if delay is None else since_ms + delay
         if self.abandon_after_ms and table.exists and table.status is not Status.MATCH_OVER:
             idle_due = (self.last_human_ms(table.table_id) or since_ms) + self.abandon_after_ms
             due = idle_due if due is None else min(due, idle_due)
-        if due is None:
-            return Turn("turn", None)
-        return Turn("turn", due, str(table.version).encode())
+        return due, due if delay is not None else None
+
+    def due_at_ms(self, table: Table) -> int | None:
+        """When the pending decision of `table` times out, in unix ms: the instant the deadline
+        this node armed for this very version fires. Every GetView is answered by the node that
+        writes the table, which armed it (after each command, on taking the table over), so
+        every node reports the same instant. None when no decision is pending, or when this
+        node did not arm the table at this version (a Watch fed by another node's fan-out)."""
+        armed = self._armed.get(table.table_id)
+        return armed[1] if armed is not None and armed[0] == table.version else None
 
     async def arm(self, table: Table, since_ms: int) -> None:
         turn = self.turn(table, since_ms)

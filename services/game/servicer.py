@@ -17,7 +17,7 @@ from engine.chips import split_options
 from engine.core import fairness
 from engine.core.contract import Status
 from engine.core.messages import encode, to_json
-from engine.table import Act, Leave, Sit, Table, evolve
+from engine.table import Act, Leave, Sit, Table, TakeBack, evolve
 from protocol import wire
 from qipai.v1 import admin_pb2, admin_pb2_grpc, auth_pb2, auth_pb2_grpc, game_pb2, game_pb2_grpc
 from services import auth
@@ -223,6 +223,18 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
         return await self.forwarder.routed("Leave", request, context, local)
 
     @unary
+    async def TakeBack(self, request: game_pb2.TableRequest, context: Any) -> game_pb2.TableResponse:
+        me = await self._caller()
+
+        async def local() -> game_pb2.TableResponse:
+            outcome = await self.tables.execute(_table_id(request.table_id), TakeBack(me.player_id),
+                                                command_id=_request_id(me, request.request_id),
+                                                actor=me.player_id)
+            return _response(outcome.table, outcome.version, me, outcome.duplicate)
+
+        return await self.forwarder.routed("TakeBack", request, context, local)
+
+    @unary
     async def Act(self, request: game_pb2.ActRequest, context: Any) -> game_pb2.TableResponse:
         me = await self._caller()
         if not request.action_id:
@@ -319,7 +331,7 @@ def view_response(table: Table, seat: int | None, tables: TableService,
         ready=sorted(table.ready), auto_play=sorted(table.auto),
         view=wire.view_to_proto(table.ruleset, rs.view(table.game, seat)),
         legal_actions=[wire.command_to_action(c) for c in legal[:MAX_LEGAL_ACTIONS]],
-        deadline_ms=delay or 0,
+        deadline_ms=delay or 0, deadline_at_ms=tables.deadlines.due_at_ms(table) or 0,
     )
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import table as tables
+from engine.core.errors import RuleViolation
 from engine.table import Table
 from services.eventstore import EventStore, RecordedEvent
 from services.game.clock import Clock, Deadlines
@@ -30,10 +31,19 @@ from services.game.repository import STREAM_PREFIX, TableNotFound, TableReposito
 from services.live.base import LiveState, LiveStateUnavailable
 from services.observability import log
 
-__all__ = ["STREAM_PREFIX", "Batch", "Outcome", "TableNotFound", "TableService", "VersionConflict",
-           "new_table_id"]
+__all__ = ["STREAM_PREFIX", "Batch", "Outcome", "SeatTakenBack", "TableNotFound", "TableService",
+           "VersionConflict", "new_table_id"]
 
 ORPHAN_SWEEP_S = 2.0  # how often a node looks for tables whose node died
+
+
+class SeatTakenBack(VersionConflict):
+    """An action decided on an older version, by a seat the server was playing for: refused,
+    but the seat is its player's again, so the retry on the current version wins."""
+
+    def __init__(self, expected: int, actual: int) -> None:
+        super().__init__(expected, actual)
+        self.args = (f"{self.args[0]}; auto-play (托管) is off for your seat: your next move is yours",)
 
 
 @dataclass
@@ -83,7 +93,35 @@ class TableService:
         run = asyncio.ensure_future(self.pipeline.execute(
             table_id, cmd, command_id=command_id, actor=actor, expected_version=expected_version))
         run.add_done_callback(_retrieve)
-        return await asyncio.shield(run)
+        try:
+            return await asyncio.shield(run)
+        except (VersionConflict, RuleViolation) as refused:
+            if not isinstance(cmd, tables.Act):
+                raise
+            raise await self._taken_back(table_id, cmd.player_id, refused) from None
+
+    async def _taken_back(self, table_id: str, player_id: str,
+                          refused: VersionConflict | RuleViolation) -> Exception:
+        """A seat on auto-play whose action was refused is taken back (`TakeBack`), and the
+        refusal to tell its player. Its player is evidently there: left on auto-play, the seat
+        would lose every race with the server's move 300 ms after each event (a client deciding
+        on the version it saw is always too late), and never be played by its player again.
+        Taking it back re-arms the table's deadline at the new version, so the pending auto move
+        is gone and the next attempt has the full timeout."""
+        table = self.repository.cached(table_id)
+        seat = None if table is None else table.seat_of(player_id)
+        if table is not None and (seat is None or seat not in table.auto):
+            return refused
+        try:
+            outcome = await self.execute(table_id, tables.TakeBack(player_id), command_id=None,
+                                         actor=player_id)
+        except RuleViolation:  # not seated after all: the refusal says what went wrong
+            return refused
+        if outcome.events and isinstance(refused, VersionConflict):
+            log.info("seat_taken_back", table_id=table_id, player_id=player_id,
+                     version=outcome.version)
+            return SeatTakenBack(refused.expected, outcome.version)
+        return refused
 
     def delay_ms(self, table: Table) -> int | None:
         """How long after its last event the table's pending decision times out (None: none)."""

@@ -184,7 +184,14 @@ function tableScreen(): HTMLElement {
     const free = freeChoice(view);
     if (free) controls.append(free);
   }
-  if (view.autoPlay.includes(mine)) controls.append(el("p", { class: "auto" }, "托管中: 服务器替你出牌, 出一手即取消"));
+  if (view.autoPlay.includes(mine)) {
+    const takeBack = el("button", { id: "take-back" }, "取消托管");
+    takeBack.addEventListener("click", () => guarded(async () => {
+      await game.takeBack({ tableId, requestId: newId() });
+      await refresh();
+    }));
+    controls.append(el("p", { class: "auto" }, "托管中: 服务器替你出牌, 出一手或点取消托管即收回 ", takeBack));
+  }
   if (drawn) body.append(drawn.own);
   body.append(controls);
   if (problem) body.append(el("p", { id: "error", class: "error" }, problem));
@@ -258,7 +265,8 @@ setInterval(tick, 250);
 function setView(v: ViewResponse): void {
   if (view && v.version < view.version) return;
   view = v;
-  deadlineAt = v.deadlineMs > 0n ? Date.now() + Number(v.deadlineMs) : 0;
+  // The server's instant (the same after a reload); a view without it counts the full timeout.
+  deadlineAt = v.deadlineAtMs > 0n ? Number(v.deadlineAtMs) : v.deadlineMs > 0n ? Date.now() + Number(v.deadlineMs) : 0;
   draw();
 }
 

@@ -129,3 +129,12 @@ def test_every_event_and_view_of_a_bots_hand_reads_without_a_python_repr(ruleset
     assert any("on auto-play: seat 1 (bot1)" in line for line in shown)
     for line in shown:
         assert not REPR.search(line), line
+
+
+def test_auto_play_on_for_your_seat_says_how_to_take_it_back_and_off_says_it_is_yours():
+    screen = Screen("koudian", 0, ["you", "bot1", "bot2", "bot3"])
+    (on,) = screen.event("table.AutoPlaySet", {"seat": 0, "on": True})
+    assert on.startswith("auto-play (托管) on for you") and "press t" in on
+    assert screen.event("table.AutoPlaySet", {"seat": 0, "on": False}) == [
+        "auto-play (托管) off for you: your seat is yours again"]
+    assert screen.event("table.AutoPlaySet", {"seat": 2, "on": True}) == ["auto-play (托管) on for seat 2 (bot2)"]
