@@ -58,6 +58,10 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--bot", default="greedy", help="how the bots play: greedy or random (default greedy)")
     pl.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                     help="ruleset option of the table (repeatable), e.g. turn_timeout_ms=60000")
+    pl.add_argument("--queue", action="store_true",
+                    help="queue for a public table instead (bots fill it after the queue's wait)")
+    pl.add_argument("--preset", default="", help="with --queue: the options preset (default standard)")
+    pl.add_argument("--tier", default="", help="with --queue: the stake tier (default the first)")
 
     dm = sub.add_parser("demo", help="bots play a few tables of each ruleset over gRPC")
     dm.add_argument("--tables", type=int, default=2, help="tables per ruleset")
