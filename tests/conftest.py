@@ -44,7 +44,8 @@ def unavailable(reason: str) -> None:
 
 
 def _port_open(url: str) -> bool:
-    parts = urlsplit(url)
+    # A cluster URL lists several nodes (host:port,host:port): its first one must answer.
+    parts = urlsplit(url.split(",", 1)[0])
     try:
         with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 0), timeout=0.5):
             return True
