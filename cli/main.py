@@ -69,6 +69,10 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--bots", type=int, default=0,
                     help="bots of this process that take free seats of the room (default 0: "
                     "friends take them)")
+    pl.add_argument("--queue", action="store_true",
+                    help="queue for a public table instead (bots fill it after the queue's wait)")
+    pl.add_argument("--preset", default="", help="with --queue: the options preset (default standard)")
+    pl.add_argument("--tier", default="", help="with --queue: the stake tier (default the first)")
 
     dm = sub.add_parser("demo", help="bots play a few tables of each ruleset over gRPC")
     dm.add_argument("--tables", type=int, default=2, help="tables per ruleset")

@@ -151,6 +151,42 @@ async def _play_room(address: str, code: str | None, ruleset: str, bot: str, opt
                 t.cancel()
 
 
+async def _queued(address: str, ruleset: str, preset: str, tier: str,
+                  say: Callable[[str], None]) -> int:
+    """Queue for a public table (README "Matchmaking"); once matched, play your seat there.
+    The queue fills the seats nobody takes with the server's bots after its bot-fill wait."""
+    from qipai.v1 import matchmaking_pb2 as mm
+    from qipai.v1 import matchmaking_pb2_grpc
+
+    rs = rulesets.get(ruleset)
+    async with channel(address) as chan:
+        me = await Player.guest(chan, "you")
+        stub = matchmaking_pb2_grpc.MatchmakingStub(chan)
+        ticket = None
+        async for ticket in stub.Queue(mm.QueueRequest(ruleset=ruleset, preset=preset, tier=tier),
+                                       metadata=me.metadata):
+            if ticket.state == mm.TICKET_STATE_SEARCHING:
+                say(f"queue {ticket.queue}: searching, position {ticket.position}, about "
+                    f"{ticket.estimated_wait_ms / 1000:.0f} s")
+        if ticket is None or ticket.state != mm.TICKET_STATE_MATCHED:
+            why = ticket.cancel_reason if ticket is not None else "no answer"
+            say(f"not matched: {why} {ticket.cancel_detail if ticket is not None else ''}".rstrip())
+            return 1
+        table_id, seat = ticket.table_id, ticket.seat
+        view = await me.view(table_id)
+        names = ["bot" if p.startswith("bot-") else ("you" if p == me.player_id else p[:12])
+                 for p in view.players]
+        deals = asyncio.create_task(follow_deals(
+            me, table_id, 0, lambda check: say(f"  {'✓' if check.ok else '✗'} {check}")))
+        await me.ready(table_id, commit=True)
+        say(f"matched: table {table_id}, you are seat {seat}; "
+            f"the others: {', '.join(n for i, n in enumerate(names) if i != seat)}")
+        try:
+            return await _session(me, table_id, rs, Screen(ruleset, seat, names), say)
+        finally:
+            deals.cancel()
+
+
 async def _session(me: Player, table_id: str, rs: Any, screen: Screen, say: Callable[[str], None]) -> int:
     loop = asyncio.get_running_loop()
     lines = _Lines(loop)
@@ -289,7 +325,8 @@ def ruleset_problem(name: str) -> str | None:
 
 
 def main(args: Any) -> int:
-    """`qipai play [--ruleset R] [--bot B] [--option KEY=VALUE]` against QIPAI_GRPC_ADDR; with
+    """`qipai play [--ruleset R] [--bot B] [--option KEY=VALUE]` against QIPAI_GRPC_ADDR;
+    `qipai play --queue [--ruleset R] [--preset P] [--tier T]` for a public table; with
     `--create-room [--stake N] [--rounds N] [--bots N]` in a new private room, with `--room CODE`
     in a friend's."""
     problem = ruleset_problem(args.ruleset)
@@ -304,6 +341,9 @@ def main(args: Any) -> int:
     room = getattr(args, "room", None)
     if problem is None and room is not None and getattr(args, "create_room", False):
         problem = "--room joins a room, --create-room makes one: give one of them"
+    if problem is None and getattr(args, "queue", False) and (
+            room is not None or getattr(args, "create_room", False)):
+        problem = "--queue plays a public table, --room/--create-room a private one: give one"
     if problem is None and getattr(args, "bots", 0) < 0:
         problem = "--bots cannot be negative"
     if problem:
@@ -313,7 +353,9 @@ def main(args: Any) -> int:
     def say(line: str) -> None:
         print(line, flush=True)
 
-    if room is not None or getattr(args, "create_room", False):
+    if getattr(args, "queue", False):
+        play = _queued(args.grpc_addr, args.ruleset, args.preset, args.tier, say)
+    elif room is not None or getattr(args, "create_room", False):
         play = _play_room(args.grpc_addr, room, args.ruleset, args.bot, options, args.stake,
                           args.rounds, args.bots, say)
     else:

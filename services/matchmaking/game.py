@@ -164,7 +164,8 @@ class GrpcGame:
             view = await self._call(self.stub.GetView, game_pb2.TableRequest(table_id=table_id),
                                     self._token(player_id))
         except grpc.aio.AioRpcError as exc:
-            if exc.code() is grpc.StatusCode.NOT_FOUND:
+            # No such table, or one the player never sat at (a private table's view).
+            if exc.code() in (grpc.StatusCode.NOT_FOUND, grpc.StatusCode.PERMISSION_DENIED):
                 return False
             raise
         return bool(view.seat >= 0 and view.status != Status.MATCH_OVER.value)

@@ -23,7 +23,7 @@ from .config import QueueSpec
 from .tickets import SEARCHING, Match, Ticket
 
 KEEP_MS = 24 * 3600 * 1000  # a finished ticket (and a player's pointer) is kept this long
-SCAN = 256  # tickets one formation step looks at, from the front of the queue
+SCAN = 512  # tickets one formation step looks at, from the front of the queue
 CREATING_MS = 2000  # a pointer to a ticket not yet written is trusted this long
 
 _BAND = """
@@ -84,11 +84,12 @@ for i = 1, #live do
     if #group == seats or (botafter > 0 and waited >= botafter) then
       formed = formed + 1
       local mid = 'm' .. redis.call('INCR', KEYS[3]) .. '-' .. string.sub(a.id, 1, 16)
-      local tids, pids = {}, {}
+      local tids, pids, made = {}, {}, {}
       for _, t in ipairs(group) do
         used[t.id] = true
         tids[#tids + 1] = t.id
         pids[#pids + 1] = t.player
+        made[#made + 1] = t.created
         redis.call('HSET', prefix .. 't:' .. t.id, 'state', 'forming', 'match', mid)
         redis.call('ZREM', KEYS[1], t.id)
       end
@@ -100,6 +101,7 @@ for i = 1, #live do
       out[#out + 1] = bots
       out[#out + 1] = table.concat(tids, ' ')
       out[#out + 1] = table.concat(pids, ' ')
+      out[#out + 1] = table.concat(made, ' ')
     end
   end
 end
@@ -315,7 +317,8 @@ class RedisTicketStore:
                 spec.band_widen_per_s, spec.band_max, limit, now_ms + lease_ms, SCAN, KEEP_MS])
         items = [_text(x) for x in out]
         return [Match(items[i], spec.name, tuple(items[i + 2].split()), tuple(items[i + 3].split()),
-                      int(items[i + 1])) for i in range(0, len(items), 4)]
+                      int(items[i + 1]), created_ms=tuple(int(x) for x in items[i + 4].split()))
+                for i in range(0, len(items), 5)]
 
     async def claim_stale(self, queue: str, now_ms: int, lease_ms: int) -> list[Match]:
         pending = self._queue_keys(queue)[1]

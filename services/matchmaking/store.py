@@ -176,7 +176,8 @@ class MemoryTicketStore:
                 queue.pop(ticket.ticket_id, None)
                 self.tickets[ticket.ticket_id] = dataclasses.replace(ticket, state=FORMING, match_id=match_id)
             match = Match(match_id, spec.name, tuple(t.ticket_id for t in group),
-                          tuple(t.player_id for t in group), spec.seats - len(group))
+                          tuple(t.player_id for t in group), spec.seats - len(group),
+                          created_ms=tuple(t.created_ms for t in group))
             self.pending[match_id] = (match, now_ms + lease_ms)
             matches.append(match)
         return matches

@@ -45,6 +45,7 @@ class Match:
     players: tuple[str, ...]
     bots: int = 0
     failed: bool = False  # a player could not sit: the match is being undone
+    created_ms: tuple[int, ...] = ()  # each ticket's creation (for the wait figures)
 
 
 def new_ticket_id(queue: str) -> str:

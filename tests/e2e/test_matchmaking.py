@@ -100,3 +100,16 @@ def test_cancel_is_idempotent_and_operators_list_the_queues(start_server, tmp_pa
         with pytest.raises(grpc.RpcError) as caught:
             _stub(channel).ListQueues(pb.ListQueuesRequest(), metadata=_md("cy"), timeout=10)
         assert caught.value.code() == grpc.StatusCode.PERMISSION_DENIED
+
+
+def test_qipai_play_queues_for_a_public_game_against_bots(start_server, tmp_path):
+    import subprocess
+
+    from tests.e2e.conftest import QIPAI
+
+    server = start_server({"QIPAI_QUEUES_FILE": queues_file(tmp_path)})
+    out = subprocess.run([str(QIPAI), "play", "--queue", "--ruleset", "koudian"], env=server.env,
+                         stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    assert "queue koudian/standard/bronze: searching, position 1" in out.stdout, out.stderr
+    assert "you are seat 0; the others: bot, bot, bot" in out.stdout
+    assert "your hand:" in out.stdout

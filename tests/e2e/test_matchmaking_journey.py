@@ -70,12 +70,23 @@ async def _journey(address: str) -> None:
             break
         await asyncio.sleep(0.3)
     assert changed == {pid: paid.get(pid, 0) for pid in after}
+    # Their ratings follow the hands from the event log.
+    rated = next(pid for pid in after if paid.get(pid, 0) != 0)
+    me = next(p for p in players if p.player_id == rated)
+    stub = matchmaking_pb2_grpc.MatchmakingStub(chan)
+    deadline = time.monotonic() + 60
+    while True:
+        profile = await stub.GetProfile(pb.GetProfileRequest(), metadata=me.metadata)
+        if profile.ratings or time.monotonic() > deadline:
+            break
+        await asyncio.sleep(0.3)
+    [rating] = profile.ratings
+    assert rating.ruleset == "koudian" and rating.hands >= 1 and rating.rating != 1500
     for p in players:
         left = await p.game.Leave(game_pb2.TableRequest(table_id=table_id, request_id="bye"),
                                   metadata=p.metadata)
         assert left.seat == -1
     # Having left a finished match, a player may queue again.
-    stub = matchmaking_pb2_grpc.MatchmakingStub(chan)
     again = stub.Queue(pb.QueueRequest(ruleset="koudian"), metadata=players[0].metadata)
     assert (await again.read()).state == pb.TICKET_STATE_SEARCHING
     again.cancel()

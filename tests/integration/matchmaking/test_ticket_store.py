@@ -32,21 +32,26 @@ SPEC = parse_queues({"defaults": {"bot_fill_after_s": 20, "grace_s": 15, "band_s
 NOW = 1_000_000
 
 
-@pytest.fixture(params=["memory", "redis"])
+@pytest.fixture(params=["memory", "redis", "redis-cluster"])
 async def open_ticket_store(request: pytest.FixtureRequest) -> AsyncIterator[Callable[[], TicketStore]]:
-    """Opens stores on one backend: each Redis store is another matchmaker process's view."""
+    """Opens stores on one backend: each Redis store is another matchmaker process's view. On
+    a cluster, every queue's keys share one hash slot (scripts would fail otherwise)."""
     opened: list[TicketStore] = []
     memory = MemoryTicketStore()
 
     def open_() -> TicketStore:
         if request.param == "memory":
             return memory
-        url, prefix = request.getfixturevalue("redis_url"), request.getfixturevalue("redis_prefix")
+        url = request.getfixturevalue("redis_url" if request.param == "redis" else "redis_cluster_url")
+        prefix = request.getfixturevalue("redis_prefix")
         store = RedisTicketStore(url, prefix.rstrip(":"))
         opened.append(store)
         return store
 
     yield open_
+    if opened and request.param == "redis-cluster":  # redis_prefix cleans the single server only
+        async for key in opened[0]._client.scan_iter(match=f"{opened[0].namespace}:*"):
+            await opened[0]._client.delete(key)
     for store in opened:
         await store.close()
 
