@@ -1,5 +1,6 @@
 """The client's half of fair deals (docs/fairness.md): commit a nonce with Ready, reveal it when
-the table asks, and check every hand's deal at its end from this seat's own Watch events.
+the table asks, and check every hand's deal at its end from this seat's own Watch events: the
+deal itself (`engine.deal_check`) and the pieces this seat was shown (`clients.shown`).
 
 `qipai check-hand TABLE_ID` runs the same check for a player after the fact: it needs the
 player's own token, never an operator's.
@@ -11,11 +12,13 @@ import asyncio
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 import grpc
 
+from clients.shown import ShownPieces
 from engine.core.messages import decode, schema_version
 from engine.deal_check import DealChecker, HandCheck
 from qipai.v1 import game_pb2
@@ -36,13 +39,35 @@ def event_of(ev: game_pb2.TableEvent) -> Any:
     return decode(ev.type, schema_version(ev.type), json.loads(ev.data_json))
 
 
+class SeatChecker:
+    """One seat's check of every hand it played: the deal follows from the commitments, seeds and
+    nonces (`DealChecker`), and every piece the seat was dealt, drew or saw turned up is the one the
+    revealed deck order holds there (`ShownPieces`). `feed` returns the hands that just ended."""
+
+    def __init__(self, seat: int, own_nonces: Mapping[str, bytes] | None = None) -> None:
+        self.deal = DealChecker(seat, own_nonces)
+        self.shown = ShownPieces(seat)
+
+    def feed(self, ev: Any) -> list[HandCheck]:
+        self.shown.feed(ev)
+        checks = self.deal.feed(ev)
+        if not checks:
+            return []
+        # The deck was revealed before DealRevealed (the ruleset's hand end): compare with it now.
+        seen = tuple(self.shown.ended())
+        return [replace(c, problems=c.problems + seen) for c in checks]
+
+    def awaiting_my_nonce(self) -> bytes | None:
+        return self.deal.awaiting_my_nonce()
+
+
 class DealFollower:
-    """Feeds one seat's Watch updates to a DealChecker; reveals this seat's nonce when the deal
+    """Feeds one seat's Watch updates to a SeatChecker; reveals this seat's nonce when the deal
     waits for it (through `reveal`) and hands every finished hand's check to `on_check`."""
 
     def __init__(self, seat: int, nonces: dict[str, bytes],
                  reveal: Callable[[bytes], Any], on_check: Callable[[HandCheck], None]) -> None:
-        self.checker = DealChecker(seat, nonces)
+        self.checker = SeatChecker(seat, nonces)
         self._reveal, self._on_check = reveal, on_check
         self._revealed: set[bytes] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -78,7 +103,7 @@ async def check_hand(player: Any, table_id: str) -> list[HandCheck]:
     view = await player.view(table_id)
     if view.seat < 0:
         raise PermissionError("only players seated at this table can check its hands")
-    checker = DealChecker(view.seat)
+    checker = SeatChecker(view.seat)
     checks: list[HandCheck] = []
     if view.version == 0:
         return checks

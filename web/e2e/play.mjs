@@ -5,7 +5,9 @@
 // args: url, ruleset, options (object), viewport {width, height}, seed, reloadAfter (clicks; 0:
 // never), pauseAfter (clicks: then say {"paused"} and wait for a line on stdin), shotAfter
 // (clicks: then a screenshot to shots.hand), shots {hand, end} (paths), received (path: every
-// message the page received, per page load).
+// message the page received, per page load), recheck (at the hand's end, after the deal check
+// is shown: say {"paused": "end"}, wait for a line on stdin, then drop the tab's copy of the
+// table's events and reload, so the page reads the whole table again, and check it again).
 import { chromium } from "playwright-core";
 import { writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
@@ -103,11 +105,22 @@ try {
   await page.waitForSelector("#status[data-status=waiting_for_hand]");
   const summary = JSON.parse(await page.getAttribute("#summary", "data-summary"));
   const deltas = await page.$$eval("#summary td", (cells) => cells.map((c) => Number(c.textContent)));
+  // The page checks the deal once the table reveals it (DealRevealed follows the hand's end).
+  const dealCheck = await (await page.waitForSelector("#deal-check", { timeout: 30000 })).textContent();
   await page.screenshot({ path: args.shots.end, fullPage: true });
   const streams = await page.evaluate(() => window.qipaiStreams);
   wide = Math.max(wide, await page.evaluate(() => document.documentElement.scrollWidth));
   writeFileSync(args.received, JSON.stringify(await page.evaluate(() => window.qipaiReceived())));
-  say({ done: true, clicks, picks, reloaded, summary, deltas, streams, wide });
+  let recheck = null;
+  if (args.recheck) {
+    say({ paused: "end", dealCheck });
+    await input.next();
+    await page.evaluate((id) => sessionStorage.removeItem(`qipai.log.${id}`), tableId);
+    await page.reload();
+    recheck = await (await page.waitForSelector("#deal-check", { timeout: 60000 })).textContent();
+    await page.screenshot({ path: args.shots.end.replace(/\.png$/, "-recheck.png"), fullPage: true });
+  }
+  say({ done: true, clicks, picks, reloaded, summary, deltas, streams, wide, dealCheck, recheck });
 } finally {
   lines.close();
   await browser.close();

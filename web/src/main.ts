@@ -8,6 +8,7 @@ import type { TableUpdate, ViewResponse } from "../gen/qipai/v1/game_pb";
 import { actionButtons } from "./actions";
 import { auth, game, loadSession, newId, saveSession, useToken, type Session } from "./api";
 import { renderDaqi, type Picking } from "./daqi";
+import { Deals } from "./deals";
 import { renderMahjong } from "./mahjong";
 import type { Drawn } from "./layout";
 import { eventLine } from "./history";
@@ -48,6 +49,7 @@ let refreshing: ReturnType<typeof setTimeout> | undefined;
 let picked = new Set<number>(); // 打七: cards picked for a free play or burial, by hand position
 let pickedAt = -1n; // the view version the picks belong to
 let heardAt = 0; // when the stream last delivered an update
+let deals: Deals | undefined; // this seat's fair-deal nonces and checks
 
 function logKey(id: string): string {
   return `qipai.log.${id}`;
@@ -172,7 +174,7 @@ function tableScreen(): HTMLElement {
   } else if (view.status === "waiting_for_hand" && !view.ready.includes(mine)) {
     const ready = el("button", { id: "ready" }, "准备");
     ready.addEventListener("click", () => guarded(async () => {
-      const request = { tableId, requestId: newId() };
+      const request = { tableId, requestId: newId(), nonceCommitment: await deals?.commitment() };
       await persisting(() => game.ready(request));
       await refresh();
     }));
@@ -194,6 +196,7 @@ function tableScreen(): HTMLElement {
     const wins = seen.events.slice(started + 1, endedAt).filter((e) => e.type.endsWith(".Won")).map((e) => e.data);
     body.append(summary(ended.type, ended.data, mine, base, wins));
   }
+  body.append(deals?.element() ?? "");
   const lines = seen.events.map((e) => eventLine(e.type, e.data, e.version, mine)).filter((x): x is HTMLElement => x !== null).slice(-12).reverse();
   body.append(el("ol", { id: "feed", class: "feed" }, ...lines));
   return el("div", {}, top, body);
@@ -266,7 +269,9 @@ async function refresh(): Promise<void> {
 function onUpdate(u: TableUpdate): void {
   heardAt = Date.now();
   for (const e of u.events) {
-    seen.events.push({ version: String(e.version), type: e.type, data: JSON.parse(e.dataJson) });
+    const data = JSON.parse(e.dataJson) as Record<string, unknown>;
+    seen.events.push({ version: String(e.version), type: e.type, data });
+    deals?.feed(e.type, data);
   }
   seen.version = String(u.version);
   // Kept: enough for the event list and the last hand's summary (a hand is a few hundred events).
@@ -320,6 +325,9 @@ async function enter(id: string): Promise<void> {
 function watch(): void {
   feed?.stop();
   heardAt = Date.now();
+  const id = tableId;
+  deals = new Deals(id, view?.seat ?? -1, (nonce) => persisting(() => game.ready({ tableId: id, requestId: newId(), nonce })), draw);
+  for (const e of seen.events) deals.feed(e.type, e.data); // what this tab kept: the stream resumes after it
   feed = new Feed(tableId, BigInt(seen.version), onUpdate, (isLive, error) => {
     live = isLive;
     if (error) problem = error;

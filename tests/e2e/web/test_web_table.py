@@ -36,15 +36,18 @@ PHONE = {"width": 390, "height": 844}
 
 
 async def play_from_page(web: Web, ruleset: str, viewport: dict[str, int], name: str,
-                         reload_after: int = 0, pause_after: int = 0, during: Any = None) -> dict[str, Any]:
+                         reload_after: int = 0, pause_after: int = 0, during: Any = None,
+                         recheck: Any = None) -> dict[str, Any]:
     """The page creates a table and sits; bots take the other seats; the page's seat clicks until
-    the hand ends (after `pause_after` clicks it waits for `during(table_id)`). Returns the driver's last
+    the hand ends (after `pause_after` clicks it waits for `during(table_id)`; with `recheck`, once
+    the page showed its deal check, it waits for `recheck(table_id)`, then the page reads the table
+    again from the start and checks it again). Returns the driver's last
     word plus the table id and what the page received. Screenshots go to web/test-results/."""
     received = RESULTS / f"{name}.received.json"
     args = {"url": web.url, "ruleset": ruleset, "options": OPTIONS[ruleset], "viewport": viewport,
             "seed": 7, "reloadAfter": reload_after, "pauseAfter": pause_after, "shotAfter": 6,
             "shots": {"hand": str(RESULTS / f"{name}.png"), "end": str(RESULTS / f"{name}-end.png")},
-            "received": str(received)}
+            "received": str(received), "recheck": recheck is not None}
     driver = await asyncio.create_subprocess_exec(
         shutil.which("node") or "node", str(ROOT / "web" / "e2e" / "play.mjs"), json.dumps(args),
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, cwd=ROOT / "web")
@@ -65,7 +68,7 @@ async def play_from_page(web: Web, ruleset: str, viewport: dict[str, int], name:
                 last = json.loads(await asyncio.wait_for(driver.stdout.readline(), 300) or b"{}")
                 if "paused" not in last:
                     break
-                await during(table_id)
+                await (recheck if last["paused"] == "end" else during)(table_id)
                 driver.stdin.write(b"go\n")
                 await driver.stdin.drain()
             await asyncio.wait_for(playing, 60)
