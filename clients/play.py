@@ -151,6 +151,8 @@ async def _play_room(address: str, code: str | None, ruleset: str, bot: str, opt
         finally:
             for t in tasks:
                 t.cancel()
+
+
 async def _queued(address: str, ruleset: str, preset: str, tier: str,
                   say: Callable[[str], None]) -> int:
     """Queue for a public table (README "Matchmaking"); once matched, play your seat there.
@@ -356,9 +358,10 @@ def ruleset_problem(name: str) -> str | None:
 
 
 def main(args: Any) -> int:
-    """`qipai play [--ruleset R] [--bot B] [--option KEY=VALUE]` against QIPAI_GRPC_ADDR; with
+    """`qipai play [--ruleset R] [--bot B] [--option KEY=VALUE]` against QIPAI_GRPC_ADDR;
+    `qipai play --queue [--ruleset R] [--preset P] [--tier T]` for a public table; with
     `--create-room [--stake N] [--rounds N] [--bots N]` in a new private room, with `--room CODE`
-    in a friend's; `qipai play --queue [--ruleset R] [--preset P] [--tier T]` for a public table."""
+    in a friend's."""
     problem = ruleset_problem(args.ruleset)
     if problem is None and args.bot not in rulesets.get(args.ruleset).bots:
         problem = f"unknown bot {args.bot!r}; choose {' or '.join(sorted(rulesets.get(args.ruleset).bots))}"
@@ -371,6 +374,9 @@ def main(args: Any) -> int:
     room = getattr(args, "room", None)
     if problem is None and room is not None and getattr(args, "create_room", False):
         problem = "--room joins a room, --create-room makes one: give one of them"
+    if problem is None and getattr(args, "queue", False) and (
+            room is not None or getattr(args, "create_room", False)):
+        problem = "--queue plays a public table, --room/--create-room a private one: give one"
     if problem is None and getattr(args, "bots", 0) < 0:
         problem = "--bots cannot be negative"
     if problem:

@@ -133,7 +133,7 @@ def settings(ruleset: str, options: Mapping[str, Any], stake: int, rounds: int) 
         _, ruleset_options = split_options(overrides)
         if rounds and not hasattr(rs.options({}), ROUNDS_OPTION):
             raise ValueError(f"rounds: a {ruleset} match has no set number of rounds; leave it 0")
-        checked = rs.options(ruleset_options)
+        checked = rs.new_options(ruleset_options)  # as a table created now
     except (ValueError, TypeError) as exc:
         raise BadRoomSettings(f"options: {exc}") from None
     return Settings(ruleset, overrides, stake, int(getattr(checked, ROUNDS_OPTION, rounds)),
