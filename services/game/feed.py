@@ -41,9 +41,10 @@ class Batch:
     events: list[tuple[int, Any]]
     table: Table
     actor: str = ""
-    # Shared by every watcher of one command on this node: an event all of them may see whole
-    # is put into words once (keyed by id, holding the event so that the id stays its own).
-    encoded: dict[int, tuple[Any, Any]] = field(default_factory=dict, compare=False)
+    # Shared by every watcher of one command on this node: an event is put into words once for
+    # all who see it alike (keyed by id, holding the event so that the id stays its own, and by
+    # the event itself for equal redactions).
+    encoded: dict[Any, tuple[Any, Any]] = field(default_factory=dict, compare=False)
 
 
 MOVED = None  # told to local watchers when this node stops serving their table
@@ -159,10 +160,26 @@ class Watcher:
                     return
                 if batch.version <= last:
                     continue
-                # Batches arrive in commit order, each right after the one before.
-                yield Batch(batch.version, shown(table, seat, batch.events), batch.table,
-                            batch.actor, batch.encoded)
+                # Batches arrive in commit order, each right after the one before. Those that
+                # queued up while the stream was busy go out as one: a message per batch would
+                # cost the most CPU exactly when the node has the least.
+                events, actor, moved = list(batch.events), batch.actor, False
+                while not queue.empty():
+                    more = queue.get_nowait()
+                    if more is MOVED:
+                        moved = True
+                        break
+                    if isinstance(more, _Tick):
+                        timer = loop.call_later(poll_s, queue.put_nowait, TICK)
+                        continue
+                    events += more.events
+                    actor = actor if more.actor == actor else ""  # several senders: unknown
+                    batch = more
+                yield Batch(batch.version, shown(table, seat, events), batch.table, actor,
+                            batch.encoded)
                 last = batch.version
+                if moved:
+                    return
         finally:
             timer.cancel()
 

@@ -178,6 +178,23 @@ async def test_a_watcher_on_the_writing_node_gets_history_then_each_command(node
     await stream.aclose()
 
 
+async def test_commands_that_queue_up_while_a_watcher_is_busy_reach_it_as_one_batch_in_order(node):
+    created = await node.create("daqi", {}, "ann")
+    table_id = created.table.table_id
+    stream = node.watch(table_id, 0, 0)
+    await anext(stream)
+    for p in ("bob", "cai"):  # the watcher is not reading meanwhile: both batches wait in its queue
+        await node.execute(table_id, Sit(p), command_id=f"{p}:1", actor=p)
+    both = await asyncio.wait_for(anext(stream), 5)
+    assert [v for v, _ in both.events] == list(range(created.version + 1, created.version + 2 * SIT + 1))
+    assert both.version == created.version + 2 * SIT and both.table.version == both.version
+    assert both.actor == ""  # two senders: a seat cannot tell its own move spent its decision
+    await node.execute(table_id, Sit("dan"), command_id="dan:1", actor="dan")
+    alone = await asyncio.wait_for(anext(stream), 5)
+    assert alone.version == both.version + SIT and alone.actor == "dan"
+    await stream.aclose()
+
+
 async def test_a_command_whose_caller_went_away_mid_append_still_reaches_its_watchers(node):
     created = await node.create("daqi", {}, "ann")
     table_id = created.table.table_id
