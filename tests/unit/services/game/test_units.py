@@ -231,3 +231,20 @@ async def test_a_watcher_on_another_node_follows_the_fan_out(node, store, live, 
     assert (await asyncio.wait_for(anext(stream), 5)).version == created.version + SIT
     assert table_id not in other.leases.held  # it watched without taking the table
     await stream.aclose()
+
+
+async def test_a_deadline_the_live_state_lost_is_armed_again_once_overdue_and_fires(node, live, clock):
+    table_id = await seated(node, options={**FAST_DAQI, "bid_window_ms": 1_000})
+    before = await node.get(table_id)
+    await live.cancel(table_id, "turn")  # lost: a master failed over before its replica had it
+    clock.now += node.delay_ms(before) + 1
+    assert await node.fire_due() == 0
+    assert await node.ownership.rearm_overdue(grace_ms=10_000) == 0  # late, not yet lost
+    for _ in range(10):  # the node keeps its lease meanwhile
+        clock.now += 1_000
+        await node.leases.renew_once()
+    assert await node.ownership.rearm_overdue(grace_ms=10_000) == 1
+    assert await node.ownership.rearm_overdue(grace_ms=10_000) == 0  # once per table version
+    assert await node.fire_due() == 1
+    records = await node.history(table_id, before.version + 1)
+    assert records[0].metadata["command"]["type"] == "table.Timeout"
