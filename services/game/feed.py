@@ -47,6 +47,7 @@ class Batch:
     encoded: dict[Any, tuple[Any, Any]] = field(default_factory=dict, compare=False)
 
 
+HISTORY_REUSE_S = 5.0  # how long a stretch of history read for one watcher serves others
 MOVED = None  # told to local watchers when this node stops serving their table
 
 
@@ -102,6 +103,7 @@ class Watcher:
                  subscribe: Subscribe, serving: Callable[[str], bool]) -> None:
         self.repository, self.live, self.local = repository, live, local
         self._subscribe, self._serving = subscribe, serving
+        self._reads: dict[tuple[str, int, int], asyncio.Future[list[tuple[int, Any]]]] = {}
 
     async def watch(self, table_id: str, seat: int | None, after_version: int,
                     poll_s: float = 5.0) -> AsyncIterator[Batch]:
@@ -133,8 +135,29 @@ class Watcher:
                         break  # this node took the table over: watch it in-process again
 
     async def _backfill(self, table: Table, seat: int | None, last: int) -> Batch:
-        records = await self.repository.events(table.table_id, last + 1, table.version)
-        return Batch(table.version, shown(table, seat, [(r.version, r.decode()) for r in records]), table)
+        return Batch(table.version, shown(table, seat, await self._history(table.table_id, last + 1,
+                                                                           table.version)), table)
+
+    async def _history(self, table_id: str, first: int, last: int) -> list[tuple[int, Any]]:
+        """Events `first`..`last` of a table, decoded. The seats of a table (re)connect
+        together, at start or after their node changed, and ask for the same stretch: it is
+        read and decoded once for all who ask within HISTORY_REUSE_S (events are immutable)."""
+        key = (table_id, first, last)
+        read = self._reads.get(key)
+        if read is None:
+            read = self._reads[key] = asyncio.ensure_future(self._read(table_id, first, last))
+
+            def done(read: asyncio.Future[list[tuple[int, Any]]]) -> None:
+                if read.cancelled() or read.exception() is not None:
+                    self._reads.pop(key, None)
+                else:
+                    asyncio.get_running_loop().call_later(HISTORY_REUSE_S, self._reads.pop, key, None)
+
+            read.add_done_callback(done)
+        return await asyncio.shield(read)
+
+    async def _read(self, table_id: str, first: int, last: int) -> list[tuple[int, Any]]:
+        return [(r.version, r.decode()) for r in await self.repository.events(table_id, first, last)]
 
     async def _watch_local(self, table_id: str, seat: int | None, last: int, queue: Queue,
                            table: Table, poll_s: float) -> AsyncIterator[Batch]:

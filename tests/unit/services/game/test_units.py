@@ -248,3 +248,24 @@ async def test_a_deadline_the_live_state_lost_is_armed_again_once_overdue_and_fi
     assert await node.fire_due() == 1
     records = await node.history(table_id, before.version + 1)
     assert records[0].metadata["command"]["type"] == "table.Timeout"
+
+
+async def test_the_seats_of_a_table_that_start_watching_together_read_its_history_once(node):
+    table_id = await seated(node)
+    reads = []
+    events = node.repository.events
+
+    async def counted(*args, **kwargs):
+        reads.append(args)
+        return await events(*args, **kwargs)
+
+    node.repository.events = counted  # type: ignore[method-assign]
+    streams = [node.watch(table_id, seat, 0) for seat in range(len(DAQI))]
+    firsts = await asyncio.gather(*(anext(s) for s in streams))
+    assert len(reads) == 1
+    table = await node.get(table_id)
+    assert all(b.version == table.version for b in firsts)
+    hidden = [[ev for _, ev in b.events] for b in firsts]
+    assert len({repr(h) for h in hidden}) == len(DAQI)  # each seat its own redaction of the deal
+    for s in streams:
+        await s.aclose()
