@@ -167,9 +167,10 @@ class Watcher:
         loop = asyncio.get_running_loop()
         heard = loop.time()
         timer = loop.call_later(poll_s, queue.put_nowait, TICK)
+        stash: list[Batch | None] = []  # taken from the queue, told on its own next
         try:
             while True:
-                batch = await queue.get()
+                batch = stash.pop() if stash else await queue.get()
                 if isinstance(batch, _Tick):
                     quiet = loop.time() - heard
                     if quiet >= poll_s:
@@ -184,25 +185,24 @@ class Watcher:
                 if batch.version <= last:
                     continue
                 # Batches arrive in commit order, each right after the one before. Those that
-                # queued up while the stream was busy go out as one: a message per batch would
-                # cost the most CPU exactly when the node has the least.
-                events, actor, moved = list(batch.events), batch.actor, False
+                # queued up while the stream was busy go out as one (a message per batch would
+                # cost the most CPU exactly when the node has the least), up to a change of the
+                # table's status: a seat is shown its view at each (a hand ended, one began).
+                events, actor = list(batch.events), batch.actor
                 while not queue.empty():
                     more = queue.get_nowait()
-                    if more is MOVED:
-                        moved = True
-                        break
                     if isinstance(more, _Tick):
                         timer = loop.call_later(poll_s, queue.put_nowait, TICK)
                         continue
+                    if more is MOVED or more.table.status is not batch.table.status:
+                        stash.append(more)
+                        break
                     events += more.events
                     actor = actor if more.actor == actor else ""  # several senders: unknown
                     batch = more
                 yield Batch(batch.version, shown(table, seat, events), batch.table, actor,
                             batch.encoded)
                 last = batch.version
-                if moved:
-                    return
         finally:
             timer.cancel()
 

@@ -195,6 +195,21 @@ async def test_commands_that_queue_up_while_a_watcher_is_busy_reach_it_as_one_ba
     await stream.aclose()
 
 
+async def test_queued_batches_are_not_merged_across_a_change_of_the_tables_status(node):
+    table_id = (await node.create("daqi", FAST_DAQI, "ann")).table.table_id
+    for p in DAQI:
+        await node.execute(table_id, Sit(p), command_id=f"{p}:sit", actor=p)
+    stream = node.watch(table_id, 0, 0)
+    await anext(stream)
+    for p in DAQI:  # the last Ready deals the first hand
+        await node.ready(table_id, p, command_id=f"{p}:ready")
+    waiting = await asyncio.wait_for(anext(stream), 5)
+    dealt = await asyncio.wait_for(anext(stream), 5)
+    assert waiting.table.status is Status.WAITING_FOR_HAND and dealt.table.status is Status.IN_HAND
+    assert dealt.actor == DAQI[-1] and dealt.table.version == (await node.get(table_id)).version
+    await stream.aclose()
+
+
 async def test_a_command_whose_caller_went_away_mid_append_still_reaches_its_watchers(node):
     created = await node.create("daqi", {}, "ann")
     table_id = created.table.table_id
