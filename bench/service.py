@@ -7,7 +7,8 @@
 3. Paced: N tables (default 2,000), each seat thinking one second before each decision (about
    one action per table per second, since mostly one seat decides at a time); Act p99 and the
    server process's CPU.
-4. With `--workers N`: the full-speed run again against `qipai serve --service game --workers N`
+4. With `--workers N` (default 2; 1 skips it): the full-speed run again against
+   `qipai serve --service game --workers N`
    (N game processes sharing one address); total actions/s, server CPU over every worker, and
    how the tables spread over the workers (`workers_tables_min` / `_max`, by lease holder).
 The server runs as its own process (`qipai serve --service game`); the bots share this one.
@@ -25,6 +26,9 @@ CPU per operation does not depend on how much CPU the bots leave the server:
 process's CPU seconds over the measured window ÷ the actions acknowledged in it, in ms;
 `echo_cpu_ms_per_call` is the echo server's the same way; `cpu_per_action_vs_echo_call` and
 `paced_cpu_per_action_vs_echo_call` are how many echo calls' worth of CPU one action costs.
+The window opens once every seat's Watch stream has caught up on its table's history (the first
+update of each; `warm_up_s` / `paced_warm_up_s` say how long that took, at most WARM_UP_MAX_S:
+at that cap some streams were still catching up and the figures include that start-up work).
 """
 
 from __future__ import annotations
@@ -57,7 +61,42 @@ from services.server import steady_gc  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 ECHO = "/bench.Echo/Call"
 WARM_UP_S = 3.0
+# The warm-up lasts until every seat's Watch stream has brought its first update, at most this
+# long: that first update is the table's whole history, read from the store and decoded for each
+# seat, a start-up cost (seconds of server CPU for hundreds of tables) that is not the steady
+# state the CPU per action describes.
+WARM_UP_MAX_S = 60.0
+
+
+class _Stream:
+    """A Watch call that notes when its first update arrives."""
+
+    def __init__(self, call: Any, first: asyncio.Event) -> None:
+        self._call, self._first = call, first
+
+    def __aiter__(self) -> AsyncIterator[Any]:
+        return self._updates()
+
+    async def _updates(self) -> AsyncIterator[Any]:
+        async for update in self._call:
+            self._first.set()
+            yield update
+
+    def cancel(self) -> bool:
+        return bool(self._call.cancel())
+
+
+class _BenchPlayer(Player):
+    """A player whose `caught_up` is set once its Watch stream has brought an update."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.caught_up = asyncio.Event()
+
+    def watch(self, table_id: str, from_version: int = 0, with_views: bool = False) -> Any:
+        return _Stream(super().watch(table_id, from_version, with_views), self.caught_up)
 TABLES_PER_CONNECTION = 50
+SEATING_AT_ONCE = 20  # tables seated concurrently before play (one at a time took minutes)
 FAST = {"koudian": {}, "daqi": {"deal_interval_ms": 0}}  # bots bid and pass themselves
 
 
@@ -172,17 +211,22 @@ async def tables_run(address: str, pid: int, tables: int, seconds: float, pace_s
         for chan in channels:
             await stack.enter_async_context(chan)
         print(f"{label}: seating {tables} tables ...", file=sys.stderr, flush=True)
-        games = []
-        for n in range(tables):
-            chan = channels[n // per_connection]
-            ruleset = rulesets[n % len(rulesets)]
-            seats = 4 if ruleset == "koudian" else 5
-            players = await asyncio.gather(*(Player.guest(chan, f"b{n}-{i}") for i in range(seats)))
-            table_id = (await players[0].create_table(ruleset, FAST[ruleset])).table_id
-            await seat_players(list(players), table_id)
-            games.append((table_id, players))
-            if n % 100 == 99:
-                print(f"  {n + 1}/{tables} tables seated", file=sys.stderr, flush=True)
+        seating = asyncio.Semaphore(SEATING_AT_ONCE)
+
+        async def seat_table(n: int) -> tuple[str, list[Any]]:
+            async with seating:
+                chan = channels[n // per_connection]
+                ruleset = rulesets[n % len(rulesets)]
+                seats = 4 if ruleset == "koudian" else 5
+                players = list(await asyncio.gather(
+                    *(_BenchPlayer.guest(chan, f"b{n}-{i}") for i in range(seats))))
+                table_id = (await players[0].create_table(ruleset, FAST[ruleset])).table_id
+                await seat_players(list(players), table_id)
+                if n % 100 == 99:
+                    print(f"  {n + 1}/{tables} tables seated", file=sys.stderr, flush=True)
+                return table_id, players
+
+        games = await asyncio.gather(*(seat_table(n) for n in range(tables)))
         stop = asyncio.Event()
 
         def ack(_: str, __: object, seconds_taken: float) -> None:
@@ -199,10 +243,19 @@ async def tables_run(address: str, pid: int, tables: int, seconds: float, pace_s
                     errors.append(repr(exc))
 
         steady_gc()  # the load generator's own collection pauses would count as latency
-        print(f"{label}: warming up for {WARM_UP_S:.0f} s, then playing for {seconds:.0f} s ...",
+        print(f"{label}: warming up (until every seat's stream has caught up), then playing for {seconds:.0f} s ...",
               file=sys.stderr, flush=True)
         tasks = [asyncio.create_task(seat(t, p, i)) for t, players in games for i, p in enumerate(players)]
+        warm_start = time.monotonic()
         await asyncio.sleep(WARM_UP_S)
+        seated = [p for _, players in games for p in players]
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(WARM_UP_MAX_S - WARM_UP_S):
+                for p in seated:
+                    await p.caught_up.wait()
+        warm_up_s = time.monotonic() - warm_start
+        print(f"{label}: warmed up in {warm_up_s:.1f} s ({sum(p.caught_up.is_set() for p in seated)}"
+              f"/{len(seated)} streams caught up)", file=sys.stderr, flush=True)
         measuring = True
         cpu0, t0, bots0 = _cpu_seconds(pid), time.monotonic(), time.process_time()
         if profile:  # the server's collapsed stacks while it plays (py-spy: `make bench` installs it)
@@ -227,7 +280,7 @@ async def tables_run(address: str, pid: int, tables: int, seconds: float, pace_s
     return {"actions_per_s": n_actions / elapsed, "p50_ms": _pct(window, 0.5),
             "p99_ms": _pct(window, 0.99), "server_cpu": cpu, "bots_cpu": bots_cpu, "errors": len(errors),
             "mean_ms": statistics.fmean(window) * 1000 if window else 0.0,
-            "cpu_ms_per_op": 1000 * cpu / max(n_actions / elapsed, 1e-9),
+            "cpu_ms_per_op": 1000 * cpu / max(n_actions / elapsed, 1e-9), "warm_up_s": warm_up_s,
             "table_ids": [table_id for table_id, _ in games]}
 
 
@@ -377,6 +430,7 @@ async def main_async(args: argparse.Namespace) -> int:
         "paced_tables": args.paced_tables, "paced_actions_per_s": round(paced["actions_per_s"], 1),
         "paced_p99_ms": round(paced["p99_ms"], 2), "paced_server_cpu": round(paced["server_cpu"], 2),
         "paced_bots_cpu": round(paced["bots_cpu"], 2),
+        "warm_up_s": round(fast["warm_up_s"], 1), "paced_warm_up_s": round(paced["warm_up_s"], 1),
         "server_cpu_ms_per_action": round(fast["cpu_ms_per_op"], 3),
         "paced_server_cpu_ms_per_action": round(paced["cpu_ms_per_op"], 3),
         "echo_cpu_ms_per_call": round(echo["cpu_ms_per_op"], 3),
@@ -439,8 +493,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rulesets", type=lambda v: v.split(","), default=["koudian", "daqi"],
                    help="the games the tables play, in turn (default: koudian,daqi)")
     p.add_argument("--quick", action="store_true", help="20 and 100 tables for 5 s")
-    p.add_argument("--workers", type=int, default=1, metavar="N",
-                   help="also run full speed against N game workers (qipai serve --workers N)")
+    p.add_argument("--workers", type=int, default=2, metavar="N",
+                   help="also run full speed against N game workers (qipai serve --workers N; "
+                        "default 2, so `make bench` shows them; 1 skips that run)")
     p.add_argument("--profile", metavar="FILE",
                    help="record the server with py-spy (collapsed stacks, for flame graphs): at full "
                         "speed into FILE, paced into FILE with .paced before its suffix")

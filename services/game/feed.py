@@ -41,11 +41,13 @@ class Batch:
     events: list[tuple[int, Any]]
     table: Table
     actor: str = ""
-    # Shared by every watcher of one command on this node: an event all of them may see whole
-    # is put into words once (keyed by id, holding the event so that the id stays its own).
-    encoded: dict[int, tuple[Any, Any]] = field(default_factory=dict, compare=False)
+    # Shared by every watcher of one command on this node: an event is put into words once for
+    # all who see it alike (keyed by id, holding the event so that the id stays its own, and by
+    # the event itself for equal redactions).
+    encoded: dict[Any, tuple[Any, Any]] = field(default_factory=dict, compare=False)
 
 
+HISTORY_REUSE_S = 5.0  # how long a stretch of history read for one watcher serves others
 MOVED = None  # told to local watchers when this node stops serving their table
 
 
@@ -101,6 +103,7 @@ class Watcher:
                  subscribe: Subscribe, serving: Callable[[str], bool]) -> None:
         self.repository, self.live, self.local = repository, live, local
         self._subscribe, self._serving = subscribe, serving
+        self._reads: dict[tuple[str, int, int], asyncio.Future[list[tuple[int, Any]]]] = {}
 
     async def watch(self, table_id: str, seat: int | None, after_version: int,
                     poll_s: float = 5.0) -> AsyncIterator[Batch]:
@@ -132,8 +135,29 @@ class Watcher:
                         break  # this node took the table over: watch it in-process again
 
     async def _backfill(self, table: Table, seat: int | None, last: int) -> Batch:
-        records = await self.repository.events(table.table_id, last + 1, table.version)
-        return Batch(table.version, shown(table, seat, [(r.version, r.decode()) for r in records]), table)
+        return Batch(table.version, shown(table, seat, await self._history(table.table_id, last + 1,
+                                                                           table.version)), table)
+
+    async def _history(self, table_id: str, first: int, last: int) -> list[tuple[int, Any]]:
+        """Events `first`..`last` of a table, decoded. The seats of a table (re)connect
+        together, at start or after their node changed, and ask for the same stretch: it is
+        read and decoded once for all who ask within HISTORY_REUSE_S (events are immutable)."""
+        key = (table_id, first, last)
+        read = self._reads.get(key)
+        if read is None:
+            read = self._reads[key] = asyncio.ensure_future(self._read(table_id, first, last))
+
+            def done(read: asyncio.Future[list[tuple[int, Any]]]) -> None:
+                if read.cancelled() or read.exception() is not None:
+                    self._reads.pop(key, None)
+                else:
+                    asyncio.get_running_loop().call_later(HISTORY_REUSE_S, self._reads.pop, key, None)
+
+            read.add_done_callback(done)
+        return await asyncio.shield(read)
+
+    async def _read(self, table_id: str, first: int, last: int) -> list[tuple[int, Any]]:
+        return [(r.version, r.decode()) for r in await self.repository.events(table_id, first, last)]
 
     async def _watch_local(self, table_id: str, seat: int | None, last: int, queue: Queue,
                            table: Table, poll_s: float) -> AsyncIterator[Batch]:
@@ -143,9 +167,10 @@ class Watcher:
         loop = asyncio.get_running_loop()
         heard = loop.time()
         timer = loop.call_later(poll_s, queue.put_nowait, TICK)
+        stash: list[Batch | None] = []  # taken from the queue, told on its own next
         try:
             while True:
-                batch = await queue.get()
+                batch = stash.pop() if stash else await queue.get()
                 if isinstance(batch, _Tick):
                     quiet = loop.time() - heard
                     if quiet >= poll_s:
@@ -159,9 +184,24 @@ class Watcher:
                     return
                 if batch.version <= last:
                     continue
-                # Batches arrive in commit order, each right after the one before.
-                yield Batch(batch.version, shown(table, seat, batch.events), batch.table,
-                            batch.actor, batch.encoded)
+                # Batches arrive in commit order, each right after the one before. Those that
+                # queued up while the stream was busy go out as one (a message per batch would
+                # cost the most CPU exactly when the node has the least), up to a change of the
+                # table's status: a seat is shown its view at each (a hand ended, one began).
+                events, actor = list(batch.events), batch.actor
+                while not queue.empty():
+                    more = queue.get_nowait()
+                    if isinstance(more, _Tick):
+                        timer = loop.call_later(poll_s, queue.put_nowait, TICK)
+                        continue
+                    if more is MOVED or more.table.status is not batch.table.status:
+                        stash.append(more)
+                        break
+                    events += more.events
+                    actor = actor if more.actor == actor else ""  # several senders: unknown
+                    batch = more
+                yield Batch(batch.version, shown(table, seat, events), batch.table, actor,
+                            batch.encoded)
                 last = batch.version
         finally:
             timer.cancel()

@@ -42,6 +42,7 @@ class Ownership:
         self.local, self.lock, self.node_id, self.clock_ms = local, locks, node_id, clock_ms
         self.leases = Leases(live, node_id, address, fence=repository.store.fence,
                              on_lost=self.lease_lost)
+        self._rearmed: dict[str, int] = {}  # table -> the version whose deadline was re-armed
 
     def serving(self, table_id: str) -> bool:
         return table_id in self.leases.held
@@ -93,6 +94,30 @@ class Ownership:
                 await self.leases.release(table_id)
                 return False
             return True
+
+    async def rearm_overdue(self, grace_ms: int) -> int:
+        """Arm again, once per table version, the deadline of each table this node serves that
+        is more than `grace_ms` overdue; returns how many. The live state may have lost it: a
+        Redis master killed before its replica had the write, after which the replica serves
+        without it. Nothing else would ever move such a table on (a deal waiting for reveals,
+        seats waiting for the next hand). Re-arming one that merely runs late is harmless:
+        firing is idempotent by table version."""
+        now, rearmed = self.clock_ms(), 0
+        for table_id in list(self.leases.held):
+            table = self.repository.cached(table_id)
+            since = self.repository.last_event_ms.get(table_id)
+            if table is None or since is None or self._rearmed.get(table_id) == table.version:
+                continue
+            due = self.deadlines.turn(table, since).due_ms
+            if due is not None and now - due > grace_ms:
+                log.warning("deadline_rearmed", table_id=table_id, version=table.version,
+                            overdue_ms=now - due)
+                self._rearmed[table_id] = table.version
+                await self.deadlines.arm(table, since)
+                rearmed += 1
+        for table_id in [t for t in self._rearmed if t not in self.leases.held]:
+            del self._rearmed[table_id]
+        return rearmed
 
     async def adopt_orphans(self) -> int:
         """Take over every live table that no node holds (its node died); returns how many."""

@@ -3,6 +3,7 @@ table service does the work."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import uuid
@@ -302,11 +303,21 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
                 yield update
 
 
-def _event(version: int, ev: Any, encoded: dict[int, tuple[Any, Any]]) -> game_pb2.TableEvent:
+def _event(version: int, ev: Any, encoded: dict[Any, tuple[Any, Any]]) -> game_pb2.TableEvent:
     known = encoded.get(id(ev))
     if known is None or known[0] is not ev:
-        name, _, data = encode(ev)
-        known = encoded[id(ev)] = (ev, (name, json.dumps(data, ensure_ascii=False)))
+        # Redaction makes a new event per seat, but the seats that may not see a card all get
+        # equal ones: those are put into words once, found by value (when the event hashes).
+        try:
+            same = encoded.get(ev)
+        except TypeError:  # a field that does not hash (a list): words of its own
+            same = None
+        if same is None:
+            name, _, data = encode(ev)
+            same = (ev, (name, json.dumps(data, ensure_ascii=False)))
+            with contextlib.suppress(TypeError):
+                encoded[ev] = same
+        known = encoded[id(ev)] = (ev, same[1])
     name, data_json = known[1]
     return game_pb2.TableEvent(version=version, type=name, data_json=data_json)
 

@@ -22,7 +22,7 @@ from engine import table as tables
 from engine.core.errors import RuleViolation
 from engine.table import Table
 from services.eventstore import EventStore, RecordedEvent
-from services.game.clock import Clock, Deadlines
+from services.game.clock import REDELIVER_AFTER_MS, Clock, Deadlines
 from services.game.feed import Batch, Watcher
 from services.game.leases import Leases
 from services.game.ownership import Ownership
@@ -35,6 +35,9 @@ __all__ = ["STREAM_PREFIX", "Batch", "Outcome", "SeatTakenBack", "TableNotFound"
            "VersionConflict", "new_table_id"]
 
 ORPHAN_SWEEP_S = 2.0  # how often a node looks for tables whose node died
+# How late a deadline of a table this node serves may be before it is armed again (it may have
+# been lost): past the clock's redelivery of a claimed deadline, so that one is never doubled.
+OVERDUE_GRACE_MS = 2 * REDELIVER_AFTER_MS
 
 
 class SeatTakenBack(VersionConflict):
@@ -158,6 +161,7 @@ class TableService:
                     if loop.time() - last_sweep > ORPHAN_SWEEP_S:
                         last_sweep = loop.time()
                         await self.adopt_orphans()
+                        await self.ownership.rearm_overdue(OVERDUE_GRACE_MS)
                 except LiveStateUnavailable as exc:
                     log.warning("live_state_unavailable", node=self.node_id, error=str(exc))
                 except Exception:

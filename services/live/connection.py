@@ -8,7 +8,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,7 +20,7 @@ import redis.asyncio as aioredis
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
-from redis.exceptions import ClusterError, SlotNotCoveredError
+from redis.exceptions import ClusterError, RedisClusterException, SlotNotCoveredError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -37,6 +39,10 @@ def unreachable(error: BaseException) -> bool:
     """Whether `error` means a command could not reach Redis."""
     if isinstance(error, UNREACHABLE):
         return True
+    # The cluster client found no node it could ask for the slot map (all of them refused or
+    # timed out): raised from the last node's connection error.
+    if isinstance(error, RedisClusterException) and error.__cause__ is not None:
+        return unreachable(error.__cause__)
     # redis-py 8.1's cluster client closes every connection when it relearns the slot map (a
     # master failed over), the ones other commands are writing to included: those fail on the
     # closed socket before anything was sent, with an AttributeError, or under uvloop with a
@@ -91,16 +97,36 @@ class ClusterURL:
         return "cluster " + ",".join(f"{h}:{p}" for h, p in self.nodes)
 
 
+@contextlib.asynccontextmanager
+async def deadline(seconds: float, what: str) -> AsyncIterator[None]:
+    """At most `seconds` for the calls inside, else redis-py's TimeoutError (so: unreachable)
+    saying what did not answer. redis-py's own timeouts bound each socket read, not a call: a
+    cluster client that lost a master retries, relearns the slot map and waits for connections
+    of its own accord, and after a master's kill -9 one call was seen waiting for minutes."""
+    bound = asyncio.timeout(seconds)
+    try:
+        async with bound:
+            yield
+    except TimeoutError:
+        if not bound.expired():
+            raise
+        raise RedisTimeoutError(f"{what} got no answer within {seconds:g} s") from None
+
+
 class _Cluster(RedisCluster):
-    """A cluster client that learns the slot map before each command that finds it unknown.
+    """A cluster client that learns the slot map before each command that finds it unknown,
+    and gives each command at most `call_timeout_s`, retries and relearning the map included.
 
     redis-py 8.1 starts resolving a command (asking a node for its keys) before it learns the
     map; concurrent first commands then race on connections that learning it closes.
     """
 
+    call_timeout_s = 10.0
+
     async def execute_command(self, *args: Any, **kwargs: Any) -> Any:
-        await self.initialize()  # returns at once while the map is known
-        return await super().execute_command(*args, **kwargs)
+        async with deadline(self.call_timeout_s, f"{args[0] if args else 'a command'}"):
+            await self.initialize()  # returns at once while the map is known
+            return await super().execute_command(*args, **kwargs)
 
 
 def redis_address(url: str) -> str:
@@ -125,6 +151,7 @@ class Connection:
     client: Any
     slot: Callable[[str], int]
     cluster: bool
+    call_timeout_s: float
     _pool: Any = None
 
     async def xread(self, streams: dict[str, str], count: int, block_ms: int) -> Any:
@@ -133,7 +160,8 @@ class Connection:
         keys (COMMAND GETKEYS) before every call, a second round trip."""
         if not self.cluster:
             return await self.client.xread(streams, count=count, block=block_ms)
-        await self.client.initialize()  # returns at once while the slot map is known
+        async with deadline(self.call_timeout_s, "XREAD"):
+            await self.client.initialize()  # returns at once while the slot map is known
         node = self.client.get_node_from_key(next(iter(streams)))
         return await self.client.execute_command(
             "XREAD", "COUNT", count, "BLOCK", block_ms, "STREAMS", *streams, *streams.values(),
@@ -154,9 +182,13 @@ class Connection:
 
 
 def connect(
-    url: str, *, connect_timeout_s: float, socket_timeout_s: float, max_connections: int
+    url: str, *, connect_timeout_s: float, socket_timeout_s: float, max_connections: int,
+    call_timeout_s: float | None = None,
 ) -> Connection:
-    """A client for `url`; nothing connects until the first command."""
+    """A client for `url`; nothing connects until the first command. A call (a command, with
+    redis-py's retries, or a pipeline) gets at most `call_timeout_s` in all (by default twice
+    `socket_timeout_s`)."""
+    call_timeout_s = call_timeout_s or 2 * socket_timeout_s
     # Two quick retries with a short backoff: a Redis restart or a cluster's topology change
     # should cost a call a few hundred milliseconds, not the library's default seconds.
     retry = Retry(ExponentialBackoff(cap=0.5, base=0.05), 2)
@@ -175,7 +207,8 @@ def connect(
             # No health_check_interval: with it, redis-py 8.1's cluster client lets two
             # concurrent first commands share a connection mid-handshake (AttributeError).
         )
-        return Connection(client, client.keyslot, cluster=True)
+        client.call_timeout_s = call_timeout_s
+        return Connection(client, client.keyslot, cluster=True, call_timeout_s=call_timeout_s)
     # Blocking pool: a burst of concurrent calls waits for a connection instead of failing.
     pool = aioredis.BlockingConnectionPool.from_url(
         url,
@@ -187,4 +220,5 @@ def connect(
         retry_on_error=[RedisConnectionError, RedisTimeoutError],
         health_check_interval=30,
     )
-    return Connection(aioredis.Redis(connection_pool=pool), lambda key: 0, cluster=False, _pool=pool)
+    return Connection(aioredis.Redis(connection_pool=pool), lambda key: 0, cluster=False,
+                      call_timeout_s=call_timeout_s, _pool=pool)

@@ -24,6 +24,7 @@ from collections.abc import AsyncIterator, Sequence
 from types import TracebackType
 from typing import Any
 
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError
 
 from services.live import scripts
@@ -42,7 +43,7 @@ from services.live.base import (
     check_version,
     wall_clock_ms,
 )
-from services.live.connection import connect, redis_address, unreachable
+from services.live.connection import connect, deadline, redis_address, unreachable
 from services.live.fanout import StreamFanOut
 from services.observability import LEASES
 
@@ -65,8 +66,9 @@ class _Pipeliner:
     Redis that lost its scripts (restarted) is given them again and the calls it refused rerun.
     """
 
-    def __init__(self, client: Any, max_calls: int = 512) -> None:
+    def __init__(self, client: Any, call_timeout_s: float, max_calls: int = 512) -> None:
         self._client = client
+        self._call_timeout_s = call_timeout_s
         self._max_calls = max_calls
         self._queue: collections.deque[tuple[list[tuple[Any, list[str], list[Any]]], asyncio.Future[Any]]] = (
             collections.deque())
@@ -98,6 +100,15 @@ class _Pipeliner:
                         if not future.done():
                             future.set_exception(exc)
                     continue
+                except BaseException:
+                    # This task was cancelled (the loop is closing): no caller may be left
+                    # waiting for an answer that will never come.
+                    gone = RedisConnectionError("the live state's pipeline was stopped")
+                    for _, future in [*batch, *self._queue]:
+                        if not future.done():
+                            future.set_exception(gone)
+                    self._queue.clear()
+                    raise
                 at = 0
                 for calls, future in batch:
                     if not future.done():
@@ -120,7 +131,8 @@ class _Pipeliner:
         return results
 
     async def _execute(self, calls: list[tuple[Any, list[str], list[Any]]]) -> list[Any]:
-        async with self._client.pipeline(transaction=False) as pipe:
+        async with (deadline(self._call_timeout_s, f"a pipeline of {len(calls)} calls"),
+                    self._client.pipeline(transaction=False) as pipe):
             for script, keys, args in calls:
                 # execute_command: redis-py blocks pipe.evalsha on a cluster (for want of
                 # a NoScriptError fallback, which _run provides).
@@ -164,6 +176,7 @@ class RedisLiveState(LiveState):
         listen_queue_size: int = 1024,
         connect_timeout_s: float = 2.0,
         max_connections: int = 200,
+        call_timeout_s: float | None = None,
     ) -> None:
         if any(c in namespace for c in "{}*?[]"):
             raise ValueError(f"namespace {namespace!r} may not contain braces or glob characters")
@@ -179,6 +192,7 @@ class RedisLiveState(LiveState):
             # A blocked XREAD must not look like a dead socket.
             socket_timeout_s=max(5.0, 3 * listen_block_ms / 1000),
             max_connections=max_connections,
+            call_timeout_s=call_timeout_s,
         )
         self._client: Any = self._connection.client
         register = self._client.register_script
@@ -194,7 +208,7 @@ class RedisLiveState(LiveState):
         self._claim = register(scripts.CLAIM_DUE)
         self._allow = register(scripts.ALLOW)
         self._next_shard = 0
-        self._pipeliner = _Pipeliner(self._client)
+        self._pipeliner = _Pipeliner(self._client, self._connection.call_timeout_s)
         self._fanout = StreamFanOut(
             self._connection,
             lambda: self._guard,

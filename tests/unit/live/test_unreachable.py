@@ -34,3 +34,17 @@ def test_the_same_errors_from_our_own_code_are_bugs(error):
         raise error
     except Exception as raised:  # noqa: BLE001
         assert not unreachable(raised)
+
+
+def test_a_cluster_with_no_node_that_answers_for_the_slot_map_is_unreachable():
+    from redis.exceptions import RedisClusterException
+    from redis.exceptions import TimeoutError as RedisTimeoutError
+
+    try:
+        try:
+            raise RedisTimeoutError("Timeout reading from 127.0.0.1:7100")
+        except RedisTimeoutError as timeout:
+            raise RedisClusterException("Redis Cluster cannot be connected.") from timeout
+    except RedisClusterException as raised:
+        assert unreachable(raised)
+    assert not unreachable(RedisClusterException("Invalid args in command"))  # a bug, not an outage

@@ -178,6 +178,38 @@ async def test_a_watcher_on_the_writing_node_gets_history_then_each_command(node
     await stream.aclose()
 
 
+async def test_commands_that_queue_up_while_a_watcher_is_busy_reach_it_as_one_batch_in_order(node):
+    created = await node.create("daqi", {}, "ann")
+    table_id = created.table.table_id
+    stream = node.watch(table_id, 0, 0)
+    await anext(stream)
+    for p in ("bob", "cai"):  # the watcher is not reading meanwhile: both batches wait in its queue
+        await node.execute(table_id, Sit(p), command_id=f"{p}:1", actor=p)
+    both = await asyncio.wait_for(anext(stream), 5)
+    assert [v for v, _ in both.events] == list(range(created.version + 1, created.version + 2 * SIT + 1))
+    assert both.version == created.version + 2 * SIT and both.table.version == both.version
+    assert both.actor == ""  # two senders: a seat cannot tell its own move spent its decision
+    await node.execute(table_id, Sit("dan"), command_id="dan:1", actor="dan")
+    alone = await asyncio.wait_for(anext(stream), 5)
+    assert alone.version == both.version + SIT and alone.actor == "dan"
+    await stream.aclose()
+
+
+async def test_queued_batches_are_not_merged_across_a_change_of_the_tables_status(node):
+    table_id = (await node.create("daqi", FAST_DAQI, "ann")).table.table_id
+    for p in DAQI:
+        await node.execute(table_id, Sit(p), command_id=f"{p}:sit", actor=p)
+    stream = node.watch(table_id, 0, 0)
+    await anext(stream)
+    for p in DAQI:  # the last Ready deals the first hand
+        await node.ready(table_id, p, command_id=f"{p}:ready")
+    waiting = await asyncio.wait_for(anext(stream), 5)
+    dealt = await asyncio.wait_for(anext(stream), 5)
+    assert waiting.table.status is Status.WAITING_FOR_HAND and dealt.table.status is Status.IN_HAND
+    assert dealt.actor == DAQI[-1] and dealt.table.version == (await node.get(table_id)).version
+    await stream.aclose()
+
+
 async def test_a_command_whose_caller_went_away_mid_append_still_reaches_its_watchers(node):
     created = await node.create("daqi", {}, "ann")
     table_id = created.table.table_id
@@ -214,3 +246,41 @@ async def test_a_watcher_on_another_node_follows_the_fan_out(node, store, live, 
     assert (await asyncio.wait_for(anext(stream), 5)).version == created.version + SIT
     assert table_id not in other.leases.held  # it watched without taking the table
     await stream.aclose()
+
+
+async def test_a_deadline_the_live_state_lost_is_armed_again_once_overdue_and_fires(node, live, clock):
+    table_id = await seated(node, options={**FAST_DAQI, "bid_window_ms": 1_000})
+    before = await node.get(table_id)
+    await live.cancel(table_id, "turn")  # lost: a master failed over before its replica had it
+    clock.now += node.delay_ms(before) + 1
+    assert await node.fire_due() == 0
+    assert await node.ownership.rearm_overdue(grace_ms=10_000) == 0  # late, not yet lost
+    for _ in range(10):  # the node keeps its lease meanwhile
+        clock.now += 1_000
+        await node.leases.renew_once()
+    assert await node.ownership.rearm_overdue(grace_ms=10_000) == 1
+    assert await node.ownership.rearm_overdue(grace_ms=10_000) == 0  # once per table version
+    assert await node.fire_due() == 1
+    records = await node.history(table_id, before.version + 1)
+    assert records[0].metadata["command"]["type"] == "table.Timeout"
+
+
+async def test_the_seats_of_a_table_that_start_watching_together_read_its_history_once(node):
+    table_id = await seated(node)
+    reads = []
+    events = node.repository.events
+
+    async def counted(*args, **kwargs):
+        reads.append(args)
+        return await events(*args, **kwargs)
+
+    node.repository.events = counted  # type: ignore[method-assign]
+    streams = [node.watch(table_id, seat, 0) for seat in range(len(DAQI))]
+    firsts = await asyncio.gather(*(anext(s) for s in streams))
+    assert len(reads) == 1
+    table = await node.get(table_id)
+    assert all(b.version == table.version for b in firsts)
+    hidden = [[ev for _, ev in b.events] for b in firsts]
+    assert len({repr(h) for h in hidden}) == len(DAQI)  # each seat its own redaction of the deal
+    for s in streams:
+        await s.aclose()
