@@ -13,7 +13,7 @@ import functools
 import json
 from typing import Any
 
-from engine import rulesets
+from engine import numbering, rulesets
 from engine.chips import (
     Chips,
     HandSettled,
@@ -23,7 +23,6 @@ from engine.chips import (
     settle_hand,
     split_options,
 )
-from engine import numbering
 from engine.core import fairness
 from engine.core.contract import AnyRuleset, StartHand, Status
 from engine.core.errors import RuleViolation
@@ -381,6 +380,12 @@ class Table:
         """Whether `seat` is free for `player_id`: empty, and not kept for someone else."""
         return self.seats[seat] is None and self.held[seat] in ("", player_id)
 
+    def short_of_players(self) -> bool:
+        """Whether the next hand must wait for players: a free seat nobody keeps, or nobody
+        seated at all (kept seats are played by the server)."""
+        return (not any(p is not None for p in self.seats)
+                or any(p is None and not held for p, held in zip(self.seats, self.held, strict=True)))
+
     def is_auto(self, seat: int) -> bool:
         """Whether the server plays for `seat` right away (auto-play on, or nobody sits there)."""
         return seat in self.auto or self.seats[seat] is None
@@ -514,18 +519,13 @@ def _ready(table: Table, cmd: Ready) -> list[Any]:
     if cmd.nonce_commitment:
         events.append(NonceCommitted(seat, cmd.nonce_commitment))
         commitments = _put(commitments, seat, cmd.nonce_commitment)
-    if _full(table) and table.ready | {seat} >= _seated(table):
+    if not table.short_of_players() and table.ready | {seat} >= _seated(table):
         events += _hand_due(table, cmd.seed, cmd.salt, cmd.fair, commitments)
     return events
 
 
 def _seated(table: Table) -> frozenset[int]:
     return frozenset(s for s, p in enumerate(table.seats) if p is not None)
-
-
-def _full(table: Table) -> bool:
-    """Every seat taken, or kept for a player who left during the match (the server plays it)."""
-    return all(p is not None or held for p, held in zip(table.seats, table.held, strict=True))
 
 
 def _start_hand(table: Table, seed: bytes, salt: bytes) -> list[Any]:
@@ -562,7 +562,7 @@ def _timeout(table: Table, cmd: Timeout) -> list[Any]:
         if isinstance(table.deal, AwaitingReveals):
             return _withhold(table, table.deal)
         # Between hands the next one starts on time; the very first waits for everyone's Ready.
-        if table.hands_started == 0 or not _full(table) or not _seated(table):
+        if table.hands_started == 0 or table.short_of_players():
             return []
         return _hand_due(table, cmd.seed, cmd.salt, cmd.fair, table.commitments)
     if status is not Status.IN_HAND:

@@ -272,25 +272,26 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
             after = await resume.table_version(self.tables.repository, table, seat, request.from_version)
         except resume.BeyondLatest as exc:
             raise wire.BadRequest(str(exc)) from None
-        had_legal, status = True, None
+        had_legal, status, told = True, None, request.from_version
         async for batch in self.tables.watch(table_id, seat, after):
             # Numbered as this observer counts: the batch's events are the last it saw.
             seen = batch.table.seen_by(seat)
+            if seen == told:
+                continue  # a move hidden from this observer: an update would tell when it came
             first = seen - len(batch.events) + 1
             update = game_pb2.TableUpdate(version=seen, events=[
                 _event(first + n, ev, batch.encoded) for n, (_, ev) in enumerate(batch.events)])
             if request.with_views:
                 table = batch.table
                 legal = legal_actions(table, seat)
-                # Without a decision to make, a seat's view follows from the events it got. A
-                # deciding seat hears even of moves it may not see (another's answer to a
-                # claim), so that it acts on the table's current version; one whose own move
-                # used up its decision knows that from its Act's answer.
+                # Without a decision to make, a seat's view follows from the events it got; one
+                # whose own move used up its decision knows that from its Act's answer.
                 lost = had_legal and batch.actor != me.player_id
                 if legal or lost or table.status is not status:
                     update.view.CopyFrom(view_response(table, seat, self.tables, legal))
                 had_legal, status = bool(legal), table.status
             if update.events or update.HasField("view"):
+                told = seen
                 yield update
 
 
