@@ -22,6 +22,11 @@ def first(seats: int) -> tuple[int, ...]:
     return (1,) * (seats + 1)
 
 
+def everyone(seen: tuple[int, ...]) -> tuple[int, ...]:
+    """The counts after an event every observer sees."""
+    return tuple(n + 1 for n in seen)
+
+
 def counted(seen: tuple[int, ...], visible_to: Callable[[int | None], bool]) -> tuple[int, ...]:
     """The counts after one more event, seen by the observers for which `visible_to` holds."""
     last = len(seen) - 1

@@ -630,10 +630,14 @@ def evolve(table: Table, ev: Any) -> Table:
                      seen=numbering.first(n))
     after = _evolve(table, ev)
     if is_table_event(ev):
-        return dataclasses.replace(after, seen=numbering.counted(table.seen, lambda seat: True))
-    rs = table.rules
+        return dataclasses.replace(after, seen=numbering.everyone(table.seen))
     return dataclasses.replace(after, seen=numbering.counted(
-        table.seen, lambda seat: rs.redact(ev, seat) is not None))
+        table.seen, functools.partial(shows, table, ev)))
+
+
+def shows(table: Table, ev: Any, seat: int | None) -> bool:
+    """Whether `seat` (None: a spectator) may see anything of `ev`: what its numbering counts."""
+    return is_table_event(ev) or table.rules.redact(ev, seat) is not None
 
 
 def _evolve(table: Table, ev: Any) -> Table:

@@ -23,11 +23,9 @@ async def table_version(repository: TableRepository, table: Table, seat: int | N
         return 0
     if seen == table.seen_by(seat):
         return table.version
-    rs = table.rules
     count = 0
     for record in await repository.events(table.table_id, 1):
-        ev = record.decode()
-        if tables.is_table_event(ev) or rs.redact(ev, seat) is not None:
+        if tables.shows(table, record.decode(), seat):  # as the table's own count does
             count += 1
             if count == seen:
                 return record.version
