@@ -47,8 +47,12 @@ class CreateTable:
 
 @command("table.Sit")
 class Sit:
+    """Sit down; with `bot` a server-driven bot (ids start with `bot-`) takes the seat: on
+    auto-play and ready from the start, with no stack, so it never moves chips."""
+
     player_id: str
     seat: int | None = None
+    bot: bool = False
 
 
 @command("table.Leave")
@@ -485,7 +489,25 @@ def _sit(table: Table, cmd: Sit) -> list[Any]:
         raise RuleViolation("seat_taken", f"seat {cmd.seat} is taken")
     else:
         seat = cmd.seat
+    if cmd.bot:
+        return _seat_bot(table, seat, cmd.player_id)
     return [PlayerSeated(seat, cmd.player_id), table.chips.buy_in(seat, cmd.player_id)]
+
+
+BOT_PREFIX = "bot-"
+
+
+def _seat_bot(table: Table, seat: int, player_id: str) -> list[Any]:
+    """A bot's seat: no buy-in (a zero stack caps every payment to and from it at nothing under
+    积分最小化, so bots never touch the ledger), auto-play on so the server plays it, and ready."""
+    if not player_id.startswith(BOT_PREFIX):
+        raise RuleViolation("not_a_bot", f"a bot's id starts with {BOT_PREFIX!r}")
+    if not table.chips.stakes.score_minimisation:
+        raise RuleViolation("bots_need_score_minimisation",
+                            "bots sit only at tables with score_minimisation: their stack is empty")
+    if table.status is not Status.WAITING_FOR_HAND or table.deal is not None:
+        raise RuleViolation("hand_in_progress", "a bot sits down only between hands")
+    return [PlayerSeated(seat, player_id), AutoPlaySet(seat, True), PlayerReady(seat)]
 
 
 def _leave(table: Table, cmd: Leave) -> list[Any]:

@@ -116,8 +116,8 @@ async def open_backends(settings: Settings) -> Backends:
 def register_services(
     server: grpc.aio.Server, services: Sequence[str], backends: Backends, settings: Settings
 ) -> None:
-    """Add the servicers of `services` to `server` (matchmaking only answers health yet; the
-    ledger is opened and added by `services.ledger.serving.start_ledger`)."""
+    """Add the servicers of `services` to `server` (the ledger and matchmaking are opened and
+    added by `services.ledger.serving.start_ledger` and `services.matchmaking.serving`)."""
     if "game" in services:
         from services.game.servicer import register
 

@@ -52,6 +52,15 @@ class Settings(BaseSettings):
         "several processes share under `qipai serve --workers` (it sets this); empty: none",
     )
 
+    game_addr: str = Field(
+        "", description="host:port of the game service the matchmaker seats tables at; empty: "
+        "the game of the same process (serve all)",
+    )
+    queues_file: str = Field(
+        "", description="the public queues' file (presets, stake tiers, waits); empty: "
+        "config/queues.toml",
+    )
+
     @property
     def advertised_addr(self) -> str:
         """Where other nodes forward calls for the tables this node serves."""
@@ -85,6 +94,11 @@ class Settings(BaseSettings):
     @classmethod
     def _addr(cls, v: str) -> str:
         return _host_port(v, "QIPAI_GRPC_ADDR")
+
+    @field_validator("game_addr")
+    @classmethod
+    def _game_addr(cls, v: str) -> str:
+        return v and _host_port(v, "QIPAI_GAME_ADDR")
 
     @field_validator("node_addr")
     @classmethod

@@ -53,6 +53,10 @@ class Unavailable(Category):
     that cannot be reached or is not migrated to this code's schema)."""
 
 
+class NotImplementedYet(Category):
+    """A call the service declares but does not implement yet."""
+
+
 Invalid.register(BadRequest)
 Invalid.register(UnknownRuleset)
 Invalid.register(InvalidInput)

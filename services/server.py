@@ -88,6 +88,19 @@ async def start(settings: Settings, services: Sequence[str]) -> Running:
         except Exception as exc:  # a database or Redis that does not answer, a bad setting
             await backends.close()
             raise StartupError(f"cannot open the ledger: {exc}") from None
+    if "matchmaking" in services:
+        from services.matchmaking.ratings import open_ratings
+        from services.matchmaking.serving import start_matchmaking
+
+        try:
+            ratings = await open_ratings(backends.store)
+            resources.append(await start_matchmaking(server, backends, settings, "game" in services,
+                                                     ratings))
+        except Exception as exc:  # a queues file that is wrong, no game to seat tables at
+            for resource in resources:
+                await resource.close()
+            await backends.close()
+            raise StartupError(f"cannot start matchmaking: {exc}") from None
     if "game" in services:
         await backends.tables.rebuild_deadlines()
         backends.start_clock()

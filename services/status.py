@@ -21,6 +21,7 @@ from services.errors import (
     Forbidden,
     Invalid,
     NotFound,
+    NotImplementedYet,
     Refused,
     TooManyRequests,
     Unavailable,
@@ -37,6 +38,7 @@ CODES: tuple[tuple[type[Exception], grpc.StatusCode], ...] = (
     (AlreadyExists, grpc.StatusCode.ALREADY_EXISTS),
     (TooManyRequests, grpc.StatusCode.RESOURCE_EXHAUSTED),
     (Unavailable, grpc.StatusCode.UNAVAILABLE),
+    (NotImplementedYet, grpc.StatusCode.UNIMPLEMENTED),
 )
 
 # Error type -> the protobuf message the status carries in its details (what a client needs to

@@ -1,0 +1,1 @@
+"""Matchmaking: public queues, private rooms, ratings (DESIGN.md "Matchmaking")."""

@@ -1,0 +1,182 @@
+"""The game service as the matchmaker sees it: create a table, seat a player or a bot, stand a
+player up, and whether a player still sits at an unfinished table.
+
+Two ways to reach it, one interface. `InProcessGame` calls the table service of this process
+(`make run`, `--service all`). `GrpcGame` calls a game service elsewhere (QIPAI_GAME_ADDR): the
+matchmaker signs, with the shared token key, an operator token for itself (it creates tables
+and seats bots) and short-lived player tokens to seat each player, so a seat's buy-in goes
+through the game's own Join exactly as if the player had sat down. Every call carries an id
+derived from the match, so a retry (or another matchmaker re-running a match whose process
+died) applies it once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Protocol
+
+import grpc
+from google.protobuf import struct_pb2
+
+from engine.core.contract import Status
+from engine.core.errors import RuleViolation
+from engine.table import Leave, Sit
+from services import auth
+from services.errors import Refused, Unavailable
+from services.game.repository import STREAM_PREFIX, TableNotFound
+from services.game.tables import TableService
+
+MATCHMAKER = "matchmaker"  # the identity tables are created by
+PLAYER_TOKEN_TTL_S = 300
+
+
+class SeatRefused(Refused):
+    """The game would not seat a player (`reason`: insufficient_chips, or the rule's code)."""
+
+    def __init__(self, player_id: str, reason: str, detail: str) -> None:
+        super().__init__(detail)
+        self.player_id, self.reason, self.detail = player_id, reason, detail
+
+
+class GameUnavailable(Unavailable):
+    """The game service did not answer; the match is retried."""
+
+
+def match_table_id(match_id: str) -> str:
+    """The table of a match: the id the game derives from the matchmaker's request id."""
+    return STREAM_PREFIX + hashlib.sha256(f"{MATCHMAKER}:{match_id}".encode()).hexdigest()[:16]
+
+
+class GameGateway(Protocol):
+    async def create_table(self, match_id: str, ruleset: str, options: dict[str, Any]) -> str:
+        """The match's table (created once, whatever the retries); returns its id."""
+        ...
+
+    async def sit(self, table_id: str, player_id: str, seat: int, request_id: str, *,
+                  bot: bool = False) -> None:
+        """Seat `player_id` at `seat` (a human buys in; SeatRefused when they cannot)."""
+        ...
+
+    async def leave(self, table_id: str, player_id: str, request_id: str) -> None:
+        """Stand `player_id` up (their stack goes back); nothing when not seated."""
+        ...
+
+    async def seated(self, table_id: str, player_id: str) -> bool:
+        """Whether `player_id` sits at `table_id` and its match is not over."""
+        ...
+
+
+class InProcessGame:
+    """The table service of this very process."""
+
+    def __init__(self, tables: TableService) -> None:
+        self.tables = tables
+
+    async def create_table(self, match_id: str, ruleset: str, options: dict[str, Any]) -> str:
+        table_id = match_table_id(match_id)
+        await self.tables.create(ruleset, options, MATCHMAKER, private=False,
+                                 command_id=f"{MATCHMAKER}:{match_id}", table_id=table_id)
+        return table_id
+
+    async def sit(self, table_id: str, player_id: str, seat: int, request_id: str, *,
+                  bot: bool = False) -> None:
+        actor = MATCHMAKER if bot else player_id
+        try:
+            await self.tables.execute(table_id, Sit(player_id, seat, bot=bot),
+                                      command_id=f"{actor}:{request_id}", actor=actor)
+        except RuleViolation as exc:
+            raise SeatRefused(player_id, exc.code, exc.message) from None
+        except Refused as exc:  # the ledger: not enough chips
+            raise SeatRefused(player_id, "insufficient_chips", str(exc)) from None
+
+    async def leave(self, table_id: str, player_id: str, request_id: str) -> None:
+        try:
+            await self.tables.execute(table_id, Leave(player_id),
+                                      command_id=f"{player_id}:{request_id}", actor=player_id)
+        except RuleViolation:
+            pass  # not seated (any more): nothing to give back
+
+    async def seated(self, table_id: str, player_id: str) -> bool:
+        try:
+            table = await self.tables.get(table_id)
+        except TableNotFound:
+            return False
+        return table.status is not Status.MATCH_OVER and table.seat_of(player_id) is not None
+
+
+class GrpcGame:
+    """A game service reached over gRPC at `address`, with tokens signed by `secret`."""
+
+    def __init__(self, address: str, secret: str) -> None:
+        from qipai.v1 import game_pb2_grpc
+
+        self.address, self.secret = address, secret
+        self.channel = grpc.aio.insecure_channel(address)
+        self.stub = game_pb2_grpc.GameStub(self.channel)
+        self._admin: tuple[str, int] | None = None
+
+    def _token(self, player_id: str, role: str = auth.PLAYER) -> list[tuple[str, str]]:
+        token, _ = auth.issue(self.secret, player_id, role, ttl_s=PLAYER_TOKEN_TTL_S)
+        return [("authorization", f"Bearer {token}")]
+
+    async def create_table(self, match_id: str, ruleset: str, options: dict[str, Any]) -> str:
+        from qipai.v1 import game_pb2
+
+        struct = struct_pb2.Struct()
+        struct.update(options)
+        reply = await self._call(self.stub.CreateTable, game_pb2.CreateTableRequest(
+            ruleset=ruleset, options=struct, request_id=match_id), self._token(MATCHMAKER, auth.ADMIN))
+        return str(reply.table_id)
+
+    async def sit(self, table_id: str, player_id: str, seat: int, request_id: str, *,
+                  bot: bool = False) -> None:
+        from qipai.v1 import game_pb2
+
+        if bot:
+            request = game_pb2.JoinRequest(table_id=table_id, seat=seat, request_id=request_id,
+                                           bot_id=player_id)
+            metadata = self._token(MATCHMAKER, auth.ADMIN)
+        else:
+            request = game_pb2.JoinRequest(table_id=table_id, seat=seat, request_id=request_id)
+            metadata = self._token(player_id)
+        try:
+            await self._call(self.stub.Join, request, metadata)
+        except grpc.aio.AioRpcError as exc:
+            if exc.code() is grpc.StatusCode.FAILED_PRECONDITION:
+                reason = "insufficient_chips" if "chips" in (exc.details() or "") else "seat_refused"
+                raise SeatRefused(player_id, reason, exc.details() or "") from None
+            raise
+
+    async def leave(self, table_id: str, player_id: str, request_id: str) -> None:
+        from qipai.v1 import game_pb2
+
+        try:
+            await self._call(self.stub.Leave, game_pb2.TableRequest(
+                table_id=table_id, request_id=request_id), self._token(player_id))
+        except grpc.aio.AioRpcError as exc:
+            if exc.code() is not grpc.StatusCode.FAILED_PRECONDITION:
+                raise
+
+    async def seated(self, table_id: str, player_id: str) -> bool:
+        from qipai.v1 import game_pb2
+
+        try:
+            view = await self._call(self.stub.GetView, game_pb2.TableRequest(table_id=table_id),
+                                    self._token(player_id))
+        except grpc.aio.AioRpcError as exc:
+            if exc.code() is grpc.StatusCode.NOT_FOUND:
+                return False
+            raise
+        return bool(view.seat >= 0 and view.status != Status.MATCH_OVER.value)
+
+    async def _call(self, method: Any, request: Any, metadata: list[tuple[str, str]]) -> Any:
+        try:
+            return await method(request, metadata=metadata, timeout=10)
+        except grpc.aio.AioRpcError as exc:
+            if exc.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED,
+                              grpc.StatusCode.ABORTED):
+                raise GameUnavailable(f"game service at {self.address}: {exc.details()}") from None
+            raise
+
+    async def close(self) -> None:
+        await self.channel.close()
