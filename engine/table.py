@@ -387,8 +387,9 @@ class Table:
     def short_of_players(self) -> bool:
         """Whether the next hand must wait for players: a free seat nobody keeps, or nobody
         seated at all (kept seats are played by the server)."""
+        held = self.held or ("",) * len(self.seats)
         return (not any(p is not None for p in self.seats)
-                or any(p is None and not held for p, held in zip(self.seats, self.held, strict=True)))
+                or any(p is None and not kept for p, kept in zip(self.seats, held, strict=True)))
 
     def is_auto(self, seat: int) -> bool:
         """Whether the server plays for `seat` right away (auto-play on, or nobody sits there)."""
