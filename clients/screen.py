@@ -190,6 +190,8 @@ def _ready(screen: Screen, d: dict[str, Any]) -> list[str]:
 
 
 def _claim_window(screen: Screen, d: dict[str, Any]) -> list[str]:
+    if not d.get("options"):  # a window opens after every discard; this seat has no claim in it
+        return []
     what = "robbing the kong of" if d.get("robbing") else "claiming"
     return [f"you may answer: {what} {d['tile']} from {screen.who(d['source'])}"]
 

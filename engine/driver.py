@@ -28,6 +28,14 @@ def apply(ruleset: Ruleset[S, C, E, Any], state: S, cmd: C, log: list[E]) -> S:
     return state
 
 
+def apply_all(ruleset: Ruleset[S, C, E, Any], state: S, cmd: C, log: list[E]) -> S:
+    """`apply`, then each step the table takes right after it (`follow_up`), as the server does."""
+    state = apply(ruleset, state, cmd, log)
+    while (step := ruleset.follow_up(state)) is not None:
+        state = apply(ruleset, state, step, log)
+    return state
+
+
 def bot_command(ruleset: Ruleset[S, C, Any, Any], state: S, seats: int, choose: Bot,
                 rng: random.Random) -> C:
     """The next command when bots sit in every seat: a seat that owes a decision decides (its

@@ -17,7 +17,7 @@ from engine import rulesets
 from engine.core.contract import HandResult, Status
 from engine.core.errors import RuleViolation
 from engine.core.messages import encode, to_json
-from engine.driver import apply, fold
+from engine.driver import apply_all, fold
 
 SCENARIO_SALT = b"qipai-scenario"
 # `expect` is the clients' (clients/expectations.py): the engine runs the hand, the tool checks it.
@@ -90,14 +90,14 @@ def run_scenario(spec: Any) -> ScenarioResult:
     if finish not in ("none", "defaults"):
         raise ScenarioError("bad_scenario", "'finish' must be 'none' or 'defaults'")
     try:
-        options = rs.options(spec.get("options") or {})
+        options = rs.new_options(spec.get("options") or {})
         log: list[Any] = list(rs.create("scenario", options))
         state = fold(rs, log)
         deal = rs.fixed_deal(spec["deal"], SCENARIO_SALT)
     except (ValueError, TypeError) as exc:
         raise ScenarioError("bad_scenario", str(exc)) from None
     try:
-        state = apply(rs, state, deal, log)
+        state = apply_all(rs, state, deal, log)
     except RuleViolation as exc:
         raise ScenarioError(exc.code, exc.message, len(log) + 1, 0, ScenarioResult(log, state, None)) from None
     after = [state]
@@ -113,7 +113,7 @@ def run_scenario(spec: Any) -> ScenarioResult:
             raise ScenarioError("bad_action", str(exc), None, number) from None
         for _ in range(times):
             try:
-                state = apply(rs, state, cmd, log)
+                state = apply_all(rs, state, cmd, log)
             except RuleViolation as exc:
                 played = ScenarioResult(log, state, None, after)
                 raise ScenarioError(exc.code, exc.message, len(log) + 1, number, played) from None
@@ -123,6 +123,6 @@ def run_scenario(spec: Any) -> ScenarioResult:
             deadline = rs.deadline(state)
             if deadline is None or not deadline.defaults:
                 raise ScenarioError("stuck", "the hand owes no decision but has not ended")
-            state = apply(rs, state, next(iter(deadline.defaults.values())), log)
+            state = apply_all(rs, state, next(iter(deadline.defaults.values())), log)
     result = rs.hand_result(state) if rs.status(state) is not Status.IN_HAND else None
     return ScenarioResult(log, state, result, after)

@@ -17,7 +17,7 @@ from typing import Any
 from engine import rulesets
 from engine.core.contract import AnyRuleset, HandResult, StartHand, Status
 from engine.core.payments import deltas as owed
-from engine.driver import apply, bot_command, fold
+from engine.driver import apply, apply_all, bot_command, fold
 
 HANDS_PER_TABLE = 16  # a fresh table now and then: daqi tables never end, and logs stay small
 
@@ -80,7 +80,7 @@ def play(
     if bot not in rs.bots:
         raise ValueError(f"unknown bot {bot!r}; {ruleset_name} has {', '.join(sorted(rs.bots))}")
     choose = rs.bots[bot]
-    opts = rs.options(options)
+    opts = rs.new_options(options)
     seats = rs.seats(opts)
     rng = random.Random(seed)
     summary = Summary(ruleset_name, bot, seed)
@@ -99,7 +99,7 @@ def play(
         try:
             state = apply(rs, state, StartHand(*hand_secrets(seed, hand_no)), log)
             while rs.status(state) is Status.IN_HAND:
-                state = apply(rs, state, bot_command(rs, state, seats, choose, rng), log)
+                state = apply_all(rs, state, bot_command(rs, state, seats, choose, rng), log)
                 summary.decisions += 1
         except SelfplayFailure:
             raise

@@ -24,6 +24,7 @@ from engine.chips import (
     split_options,
 )
 from engine.core import fairness
+from engine.core import options as core_options
 from engine.core.contract import AnyRuleset, StartHand, Status
 from engine.core.errors import RuleViolation
 from engine.core.messages import command, event, to_json, type_name
@@ -31,6 +32,11 @@ from engine.core.messages import command, event, to_json, type_name
 # Consecutive timeouts after which a seat is put on auto-play (托管) until its player acts.
 TIMEOUTS_BEFORE_AUTO_PLAY = 2
 
+
+# The revision of the rules a table is created under today: 1 since claim windows hide who can
+# claim (issue 11). A CreateTable recorded before carries none (0), and re-deciding it (Verify)
+# must give the table.Created it gave then: every revised option keeps its old meaning.
+RULES = 1
 
 # --- commands --------------------------------------------------------------------------------
 
@@ -43,6 +49,7 @@ class CreateTable:
     created_by: str
     private: bool = True
     fixed_deal: str = ""  # a scenario deal (JSON) for the first hand: operators reproducing a dispute
+    rules: int = 0  # RULES for a table created now: revised options take their current value
 
 
 @command("table.Sit")
@@ -444,7 +451,7 @@ def _create(table: Table, cmd: CreateTable) -> list[Any]:
         raise RuleViolation("unknown_ruleset", str(exc)) from None
     try:
         stakes, ruleset_options = split_options(cmd.options)
-        options = rs.options(ruleset_options)
+        options = rs.new_options(ruleset_options) if cmd.rules >= 1 else rs.options(ruleset_options)
     except (ValueError, TypeError) as exc:
         raise RuleViolation("bad_options", str(exc)) from None
     if cmd.fixed_deal:
@@ -452,7 +459,10 @@ def _create(table: Table, cmd: CreateTable) -> list[Any]:
             rs.fixed_deal(json.loads(cmd.fixed_deal), b"check")
         except (ValueError, TypeError, KeyError) as exc:
             raise RuleViolation("bad_deal", f"the fixed deal is not valid: {exc}") from None
-    created = TableCreated(cmd.table_id, cmd.ruleset, to_json(options), cmd.created_by,
+    recorded = to_json(options)
+    if cmd.rules < 1:  # as recorded then, so that Verify re-decides it alike
+        recorded = core_options.as_recorded_before(type(options), recorded)
+    created = TableCreated(cmd.table_id, cmd.ruleset, recorded, cmd.created_by,
                            cmd.private, cmd.fixed_deal, stakes)
     return [created, *rs.create(cmd.table_id, options)]
 
@@ -558,6 +568,16 @@ def _start_hand(table: Table, seed: bytes, salt: bytes) -> list[Any]:
     else:
         start = StartHand(seed, salt)
     return list(rs.decide(table.game, start))
+
+
+def follow_up(table: Table) -> Timeout | None:
+    """The clock step due right after the command that made `table` what it is (the ruleset's
+    `follow_up`: a claim window nobody may answer closes), or None. The driver stores it as a
+    command of its own, never chained into the command before: what the other seats see must
+    not depend on whether it was due (docs/hidden-information.md)."""
+    if table.status is not Status.IN_HAND or table.rules.follow_up(table.game) is None:
+        return None
+    return Timeout(table.version, b"", b"", fair=True)
 
 
 def _act(table: Table, cmd: Act) -> list[Any]:

@@ -101,6 +101,11 @@ class Ruleset(Protocol[S, C, E, V]):
     def options(self, overrides: Mapping[str, Any] | None = None) -> Any:
         """The frozen options object, defaults overridden; bad keys or values raise ValueError."""
 
+    def new_options(self, overrides: Mapping[str, Any] | None = None) -> Any:
+        """The options of a table created now: as `options`, but an option whose rule was revised
+        takes its current value unless given (`options` alone reads a recorded table, where a
+        missing key means the rule of its day; engine.core.options.revised)."""
+
     def seats(self, options: Any) -> int:
         """How many players sit at a table with these options."""
 
@@ -119,6 +124,12 @@ class Ruleset(Protocol[S, C, E, V]):
     def status(self, state: S) -> Status: ...
 
     def deadline(self, state: S) -> Deadline | None: ...
+
+    def follow_up(self, state: S) -> C | None:
+        """A command of the table clock due right now, which the driver applies as a step of its
+        own, right after the command that made it due (a claim window no seat may answer closes:
+        docs/hidden-information.md). The same command is the clock's default in `deadline`, so
+        a driver that missed it still gets there, only later."""
 
     def legal_actions(self, state: S, seat: int) -> list[C]:
         """Every legal command for `seat` now (empty when it is not that seat's decision)."""

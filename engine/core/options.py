@@ -14,6 +14,7 @@ from typing import Any, NamedTuple, TypeVar
 Opts = TypeVar("Opts")
 
 RANGE = "qipai.range"  # the field-metadata key of an integer option's range
+CURRENT = "qipai.current"  # the field-metadata key of a revised option's value for new tables
 
 
 class Range(NamedTuple):
@@ -31,6 +32,29 @@ def ranged(default: int, low: int, high: int) -> Any:
     if not low <= default <= high:
         raise ValueError(f"default {default} is outside its own range {low}..{high}")
     return dataclasses.field(default=default, metadata={RANGE: Range(low, high)})
+
+
+def revised(before: int, current: int, low: int, high: int) -> Any:
+    """An integer option whose rule changed: a table recorded without it (created before the
+    change) reads `before`, so it replays as it was played; a table created now records
+    `current` (`for_new_table`) unless its creator chose otherwise."""
+    field = ranged(before, low, high)
+    if not low <= current <= high:
+        raise ValueError(f"current value {current} is outside its own range {low}..{high}")
+    return dataclasses.field(default=field.default, metadata={**field.metadata, CURRENT: current})
+
+
+def for_new_table(cls: type, overrides: Mapping[str, Any] | None) -> dict[str, Any]:
+    """`overrides` with each revised option of `cls` not given set to its current value."""
+    current = {f.name: f.metadata[CURRENT] for f in dataclasses.fields(cls) if CURRENT in f.metadata}
+    return {**current, **(overrides or {})}
+
+
+def as_recorded_before(cls: type, data: Mapping[str, Any]) -> dict[str, Any]:
+    """The options `data` (of class `cls`) as a table recorded before its revised options
+    existed holds them: each revised option at its old value left out."""
+    before = {f.name: f.default for f in dataclasses.fields(cls) if CURRENT in f.metadata}
+    return {k: v for k, v in data.items() if k not in before or v != before[k]}
 
 
 def ranges(cls: type) -> dict[str, Range]:

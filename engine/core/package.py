@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Generic, Protocol, TypeVar
 
+from engine.core import options as core_options
 from engine.core.contract import Bot, Deadline, DeckReveal, HandResult, Ruleset, Status
 from engine.core.errors import RuleViolation
 
@@ -75,6 +76,8 @@ class ChoicesFile(Protocol[S_in, C]):
 
     def deadline(self, state: S_in) -> Deadline | None: ...
 
+    def follow_up(self, state: S_in) -> C | None: ...
+
 
 class ViewFile(Protocol[S_in, E, V_out]):
     """view.py"""
@@ -136,6 +139,10 @@ class Package(Ruleset[S, C, E, V], Generic[S, C, E, V]):
     def options(self, overrides: Mapping[str, Any] | None = None) -> Any:
         return self._options.make_options(overrides)
 
+    def new_options(self, overrides: Mapping[str, Any] | None = None) -> Any:
+        cls = type(self._options.make_options())
+        return self._options.make_options(core_options.for_new_table(cls, overrides))
+
     def seats(self, options: Any) -> int:
         return self._state.SEATS
 
@@ -156,6 +163,9 @@ class Package(Ruleset[S, C, E, V], Generic[S, C, E, V]):
 
     def deadline(self, state: S) -> Deadline | None:
         return self._choices.deadline(state)
+
+    def follow_up(self, state: S) -> C | None:
+        return self._choices.follow_up(state)
 
     def legal_actions(self, state: S, seat: int) -> list[C]:
         return self._choices.legal_actions(state, seat)

@@ -184,3 +184,9 @@ def deadline(state: State) -> Deadline | None:
             cards = default_lead(hand, state.trumps)
         return Deadline({seat: PlayCards(seat, cards)}, options.play_timeout_ms, "play")
     return None
+
+
+def follow_up(state: Any) -> Command | None:
+    """Daqi has no step the table takes right after a move: every hidden card stays in hand
+    until played, and a play answers nobody's question (docs/hidden-information.md)."""
+    return None

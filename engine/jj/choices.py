@@ -14,7 +14,7 @@ from engine.jj import claiming, hun, situation
 from engine.jj.game import locked_discards, ready_after, round_wind
 from engine.jj.state import Claims, Playing, Robbing, State, Turn
 from engine.mahjong import claims
-from engine.mahjong.actions import Chow, DeclareReady, Discard, Kong, Pass, Pong, Win
+from engine.mahjong.actions import Chow, CloseClaims, DeclareReady, Discard, Kong, Pass, Pong, Win
 from engine.mahjong.tiles import tile
 
 
@@ -88,4 +88,13 @@ def deadline(state: State) -> Deadline | None:
     if isinstance(phase, Turn):
         return Deadline({phase.seat: default_action(state, phase.seat)}, options.turn_timeout_ms, "turn")
     reason = "rob_kong" if isinstance(phase, Robbing) else "claim"
+    if phase.window.decided():  # the table's own step, normally taken at once (follow_up)
+        return Deadline({None: CloseClaims()}, options.claim_timeout_ms, reason)
     return Deadline({s: default_action(state, s) for s in phase.window.pending()}, options.claim_timeout_ms, reason)
+
+
+def follow_up(state: State) -> Any:
+    """Close a claim window nobody has to answer (docs/hidden-information.md)."""
+    if isinstance(state, Playing) and isinstance(state.hand.phase, Claims | Robbing) and state.hand.phase.window.decided():
+        return CloseClaims()
+    return None

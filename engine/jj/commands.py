@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.core.contract import StartHand
 from engine.core.messages import command
-from engine.mahjong.actions import Chow, DeclareReady, Discard, Kong, Pass, Pong, Win
+from engine.mahjong.actions import Chow, CloseClaims, DeclareReady, Discard, Kong, Pass, Pong, Win
 from engine.mahjong.tiles import Tile
 
 
@@ -17,9 +17,9 @@ class FixedDeal:
     salt: bytes
 
 
-Command = StartHand | FixedDeal | Discard | DeclareReady | Pong | Chow | Kong | Win | Pass
+Command = StartHand | FixedDeal | Discard | DeclareReady | Pong | Chow | Kong | Win | Pass | CloseClaims
 
 
 def command_seat(cmd: Command) -> int | None:
     """The seat a command acts for (None: a deal, which the service sends)."""
-    return None if isinstance(cmd, StartHand | FixedDeal) else cmd.seat
+    return None if isinstance(cmd, StartHand | FixedDeal | CloseClaims) else cmd.seat

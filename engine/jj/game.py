@@ -56,6 +56,7 @@ from engine.mahjong import claims
 from engine.mahjong.actions import (
     Chow,
     ClaimAnswered,
+    CloseClaims,
     DeclareReady,
     Discard,
     Kong,
@@ -310,6 +311,10 @@ def decide(state: State, cmd: Command) -> list[Event]:
         raise RuleViolation(errors.MATCH_OVER, "The match is over.")
     if not isinstance(state, Playing):
         raise RuleViolation(errors.NO_HAND_IN_PROGRESS, "No hand is being played; wait for the deal.")
+    if isinstance(cmd, CloseClaims):
+        log = _Log(state)
+        _close_claims(log)
+        return log.events
     handler = _COMMANDS.get(type(cmd))
     if handler is None:
         raise RuleViolation(errors.UNKNOWN_COMMAND, f"jj has no {type(cmd).__name__} move.")
@@ -483,7 +488,7 @@ def _kong(log: _Log, cmd: Kong) -> None:
     log.add(Konged(cmd.seat, cmd.tile, kind, None))
     if kind == KONG_ADDED:
         robbers = _winners_on(log, cmd.tile, cmd.seat, robbing=True)
-        if robbers:
+        if robbers or _always(log):
             options = tuple(sorted((s, (claims.WIN,)) for s in robbers))
             log.add(ClaimWindowOpened(cmd.tile, cmd.seat, options, robbing=True))
             return
@@ -506,24 +511,48 @@ def _chow(log: _Log, cmd: Chow) -> None:
     if cmd.low not in claiming.chows(log.hand.seats[cmd.seat], phase.window.tile, log.hand.wild):
         raise RuleViolation("cannot_chow", f"{phase.window.tile} does not make a run from {cmd.low} with your tiles (混 cannot be used).")
     log.add(ChowClaimed(cmd.seat, cmd.low))
-    _resolve_if_decided(log)
+    if not _always(log):  # else the table's own step resolves the window (follow_up)
+        _resolve_if_decided(log)
 
 
 def _pass(log: _Log, cmd: Pass) -> None:
     _answer(log, cmd.seat, claims.PASS)
 
 
+def _always(log: _Log) -> bool:
+    """Whether this table opens a window after every discard (engine.mahjong.claims)."""
+    return log.options.claim_window == claims.WINDOW_ALWAYS
+
+
+def _close_claims(log: _Log) -> None:
+    phase = log.hand.phase
+    if not isinstance(phase, Claims | Robbing) or not phase.window.decided():
+        raise RuleViolation("nothing_to_close", "No claim window is waiting to be closed.")
+    _resolve_if_decided(log)
+
+
 def _answer(log: _Log, seat: int, claim: str) -> None:
     phase = log.hand.phase
     if not isinstance(phase, Claims | Robbing):
         raise RuleViolation("nothing_to_claim", "There is nothing to claim or pass on now.")
-    allowed = phase.window.options_of(seat)
+    window = phase.window
+    allowed = window.options_of(seat)
+    if not allowed and _always(log) and not any(s == seat for s, _ in window.answers):
+        # Every seat but the source answers alike whether or not another seat can claim: a pass
+        # is taken (and changes nothing: a seat that cannot claim has passed already), a claim
+        # is refused for the seat's own reason.
+        if seat == window.source:
+            raise RuleViolation("own_tile", f"You cannot claim your own {window.tile}.")
+        if claim == claims.PASS:
+            return
+        raise RuleViolation(f"cannot_{claim}", f"You cannot {claim} {window.tile}.")
     if not allowed:
         raise RuleViolation("cannot_claim", f"You cannot claim {phase.window.tile} (or you already answered).")
     if claim != claims.PASS and claim not in allowed:
         raise RuleViolation(f"cannot_{claim}", f"You cannot {claim} {phase.window.tile}.")
     log.add(ClaimAnswered(seat, claim))
-    _resolve_if_decided(log)
+    if not _always(log):  # else the table's own step resolves the window (follow_up)
+        _resolve_if_decided(log)
 
 
 def _resolve_if_decided(log: _Log) -> None:
@@ -574,7 +603,7 @@ def _after_discard(log: _Log, seat: int, tile: Tile) -> None:
     """Open the claim window on a discard, or play on."""
     can_win = {s: True for s in _winners_on(log, tile, seat)}
     options = claiming.discard_claims(log.hand, tile, seat, can_win)
-    if options:
+    if options or _always(log):
         log.add(ClaimWindowOpened(tile, seat, tuple(sorted(options.items()))))
         return
     _play_on(log, seat)
@@ -610,7 +639,7 @@ def _draw_on(log: _Log, seat: int, from_tail: bool) -> None:
         log.add(TileDiscarded(seat, t, auto=True))
         can_win = {s: True for s in _winners_on(log, t, seat)}
         options = claiming.discard_claims(log.hand, t, seat, can_win)
-        if options:
+        if options or _always(log):
             log.add(ClaimWindowOpened(t, seat, tuple(sorted(options.items()))))
             return
         if log.hand.wall.live <= 0:

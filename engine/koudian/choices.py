@@ -14,7 +14,7 @@ from engine.koudian.commands import Command
 from engine.koudian.options import Options
 from engine.koudian.state import Claims, Playing, Robbing, State, Turn
 from engine.mahjong import claims
-from engine.mahjong.actions import DeclareReady, Discard, Kong, Pass, Pong, Win
+from engine.mahjong.actions import CloseClaims, DeclareReady, Discard, Kong, Pass, Pong, Win
 from engine.mahjong.hand import is_win, seven_pairs
 from engine.mahjong.seat import SeatTiles
 from engine.mahjong.shanten import shanten
@@ -109,5 +109,14 @@ def deadline(state: State) -> Deadline | None:
         return Deadline({phase.seat: default_action(state, phase.seat)}, options.turn_timeout_ms, "turn")
     pending = phase.window.pending()
     reason = "rob_kong" if isinstance(phase, Robbing) else "claim"
+    if phase.window.decided():  # the table's own step, normally taken at once (follow_up)
+        return Deadline({None: CloseClaims()}, options.claim_timeout_ms, reason)
     return Deadline({s: default_action(state, s) for s in pending}, options.claim_timeout_ms, reason)
+
+
+def follow_up(state: State) -> Command | None:
+    """Close a claim window nobody has to answer (docs/hidden-information.md)."""
+    if isinstance(state, Playing) and isinstance(state.hand.phase, Claims | Robbing) and state.hand.phase.window.decided():
+        return CloseClaims()
+    return None
 

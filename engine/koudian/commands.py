@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from engine.core.contract import StartHand
 from engine.core.messages import command
-from engine.mahjong.actions import DeclareReady, Discard, Kong, Pass, Pong, Win
+from engine.mahjong.actions import CloseClaims, DeclareReady, Discard, Kong, Pass, Pong, Win
 from engine.mahjong.tiles import Tile
 
 
@@ -20,9 +20,9 @@ class FixedDeal:
     salt: bytes
 
 
-Command = StartHand | FixedDeal | Discard | DeclareReady | Pong | Kong | Win | Pass
+Command = StartHand | FixedDeal | Discard | DeclareReady | Pong | Kong | Win | Pass | CloseClaims
 
 
 def command_seat(cmd: Command) -> int | None:
-    """The seat a command acts for (None: a deal, which the service sends)."""
-    return None if isinstance(cmd, StartHand | FixedDeal) else cmd.seat
+    """The seat a command acts for (None: a deal or a window's close, which the table sends)."""
+    return None if isinstance(cmd, StartHand | FixedDeal | CloseClaims) else cmd.seat

@@ -44,7 +44,8 @@ class HandStarted:
 @event("koudian.ClaimWindowOpened")
 class ClaimWindowOpened:
     """Seats may claim `tile` (a discard, or with `robbing` an added kong). Each seat's copy lists
-    only its own options (and is dropped for seats with none): who could claim is hidden."""
+    only its own options: who could claim is hidden. With `claim_window` 2 a window opens after
+    every face-up discard and added kong, even when `options` is empty."""
 
     tile: Tile
     source: int

@@ -54,6 +54,7 @@ from engine.koudian.state import (
 from engine.mahjong import claims, dealing
 from engine.mahjong.actions import (
     ClaimAnswered,
+    CloseClaims,
     DeclareReady,
     Discard,
     Kong,
@@ -233,7 +234,8 @@ def decide(state: State, cmd: Command) -> list[Event]:
     handler = _COMMANDS.get(type(cmd))
     if handler is None:
         raise RuleViolation(errors.UNKNOWN_COMMAND, f"Koudian has no {type(cmd).__name__} move.")
-    errors.check_seat(cmd.seat, SEATS)
+    if not isinstance(cmd, CloseClaims):
+        errors.check_seat(cmd.seat, SEATS)
     log = _Log(state)
     handler(log, cmd)
     return log.events
@@ -380,7 +382,7 @@ def _kong(log: _Log, cmd: Kong) -> None:
             _end(log, scoring.KONG_DRAW)
             return
         options = kongs.robbers(log.hand, cmd.tile, cmd.seat)
-        if options:
+        if options or _always(log):
             log.add(ClaimWindowOpened(cmd.tile, cmd.seat, tuple(sorted(options.items())), robbing=True))
             return
     _draw_on(log, cmd.seat, from_tail=True)
@@ -401,6 +403,18 @@ def _pass(log: _Log, cmd: Pass) -> None:
     _answer(log, cmd.seat, claims.PASS)
 
 
+def _always(log: _Log) -> bool:
+    """Whether this table opens a window after every discard (engine.mahjong.claims)."""
+    return log.options.claim_window == claims.WINDOW_ALWAYS
+
+
+def _close_claims(log: _Log, cmd: CloseClaims) -> None:
+    phase = log.hand.phase
+    if not isinstance(phase, Claims | Robbing) or not phase.window.decided():
+        raise RuleViolation("nothing_to_close", "No claim window is waiting to be closed.")
+    _resolve(log, phase.window, robbing=isinstance(phase, Robbing))
+
+
 def _answer(log: _Log, seat: int, claim: str) -> None:
     phase = log.hand.phase
     if not isinstance(phase, Claims | Robbing):
@@ -409,13 +423,22 @@ def _answer(log: _Log, seat: int, claim: str) -> None:
     if any(s == seat for s, _ in window.answers):
         raise RuleViolation("already_answered", "You have already answered this discard.")
     allowed = window.options_of(seat)
+    if not allowed and _always(log):
+        # Every seat but the source answers alike whether or not another seat can claim: a pass
+        # is taken (and changes nothing: a seat that cannot claim has passed already), a claim
+        # is refused for the seat's own reason.
+        if seat == window.source:
+            raise RuleViolation("own_tile", f"You cannot claim your own {window.tile}.")
+        if claim == claims.PASS:
+            return
+        raise RuleViolation(_REFUSAL[claim][0], _REFUSAL[claim][1].format(tile=window.tile))
     if not allowed:
         raise RuleViolation("cannot_claim", f"You cannot claim {window.tile}.")
     if claim != claims.PASS and claim not in allowed:
         raise RuleViolation(_REFUSAL[claim][0], _REFUSAL[claim][1].format(tile=window.tile))
     log.add(ClaimAnswered(seat, claim))
     window = log.hand.phase.window  # type: ignore[union-attr]
-    if window.decided():
+    if window.decided() and not _always(log):  # else the table's own step resolves it (follow_up)
         _resolve(log, window, robbing=isinstance(phase, Robbing))
 
 
@@ -451,7 +474,7 @@ def _after_discard(log: _Log, seat: int, tile: Tile) -> bool:
     """Open the claim window on a face-up discard, or play on with the next draw. True when a
     window opened."""
     options = claiming.discard_claims(log.hand, tile, seat, log.options)
-    if options:
+    if options or _always(log):
         log.add(ClaimWindowOpened(tile, seat, tuple(sorted(options.items()))))
         return True
     _draw_on(log, (seat + 1) % SEATS, from_tail=False)
@@ -477,7 +500,7 @@ def _draw_on(log: _Log, seat: int, from_tail: bool) -> None:
             return
         log.add(TileDiscarded(seat, tile, auto=True))
         options = claiming.discard_claims(log.hand, tile, seat, log.options)
-        if options:
+        if options or _always(log):
             log.add(ClaimWindowOpened(tile, seat, tuple(sorted(options.items()))))
             return
         seat, from_tail = (seat + 1) % SEATS, False
@@ -538,4 +561,5 @@ _COMMANDS: dict[type, Callable[[_Log, Any], None]] = {
     Kong: _kong,
     Pong: _pong,
     Pass: _pass,
+    CloseClaims: _close_claims,
 }

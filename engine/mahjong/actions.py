@@ -58,6 +58,14 @@ class Pass:
     seat: int
 
 
+@command("mahjong.CloseClaims")
+class CloseClaims:
+    """The table closes a claim window that no seat still has to answer (nobody could claim, or
+    all who could have answered without taking the tile): play goes on as after the last pass.
+    Sent by the table itself (`follow_up`), as a step of its own, so that what the others see
+    is the same whether or not anyone could claim (docs/hidden-information.md)."""
+
+
 @event("mahjong.TileDrawn")
 class TileDrawn:
     """`seat` drew a tile from the live wall, or from the tail as a kong's replacement.

@@ -21,6 +21,15 @@ PONG = "pong"
 CHOW = "chow"
 PASS = "pass"
 
+# The `claim_window` option: when a claim window opens (engine.core.options.revised).
+WINDOW_WHEN_CLAIMABLE = 1
+"""Only when some seat can claim, resolved by the last answer: tables created before issue 11
+(whether a window opened told everybody that someone could claim)."""
+WINDOW_ALWAYS = 2
+"""After every face-up discard and every kong that could be robbed, whoever can claim; seats that
+cannot are taken to have passed, and when nobody is left to answer the table closes it with a
+step of its own (`CloseClaims`): docs/hidden-information.md."""
+
 STANDARD_PRIORITY: Mapping[str, int] = {WIN: 3, KONG: 2, PONG: 2, CHOW: 1}
 """Win beats pong and kong, which beat chow."""
 

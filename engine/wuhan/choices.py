@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from engine.core.contract import Deadline
 from engine.mahjong import claims
-from engine.mahjong.actions import Chow, Discard, Kong, Pass, Pong, Win
+from engine.mahjong.actions import Chow, CloseClaims, Discard, Kong, Pass, Pong, Win
 from engine.mahjong.tiles import tile
 from engine.wuhan import claiming, kongs
 from engine.wuhan.big_wins import SELF_DRAW, Way
@@ -103,4 +103,13 @@ def deadline(state: State) -> Deadline | None:
         return Deadline({phase.seat: default_action(state, phase.seat)}, options.turn_timeout_ms, reason)
     pending = phase.window.pending()
     reason = "rob_kong" if isinstance(phase, Robbing) else "claim"
+    if phase.window.decided(claiming.PRIORITY):  # the table's own step, normally taken at once (follow_up)
+        return Deadline({None: CloseClaims()}, options.claim_timeout_ms, reason)
     return Deadline({s: default_action(state, s) for s in pending}, options.claim_timeout_ms, reason)
+
+
+def follow_up(state: State) -> Command | None:
+    """Close a claim window nobody has to answer (docs/hidden-information.md)."""
+    if isinstance(state, Playing) and isinstance(state.hand.phase, Claims | Robbing) and state.hand.phase.window.decided(claiming.PRIORITY):
+        return CloseClaims()
+    return None

@@ -20,6 +20,7 @@ from engine.mahjong import claims, dealing
 from engine.mahjong.actions import (
     Chow,
     ClaimAnswered,
+    CloseClaims,
     Discard,
     Kong,
     Konged,
@@ -282,7 +283,8 @@ def decide(state: State, cmd: Command) -> list[Event]:
     handler = _COMMANDS.get(type(cmd))
     if handler is None:
         raise RuleViolation(errors.UNKNOWN_COMMAND, f"Wuhan mahjong has no {type(cmd).__name__} move.")
-    errors.check_seat(cmd.seat, SEATS)
+    if not isinstance(cmd, CloseClaims):
+        errors.check_seat(cmd.seat, SEATS)
     log = _Log(state)
     handler(log, cmd)
     return log.events
@@ -350,7 +352,7 @@ def _discard(log: _Log, cmd: Discard) -> None:
         return
     log.add(TileDiscarded(cmd.seat, cmd.tile))
     options = claiming.discard_claims(log.hand, cmd.tile, cmd.seat, log.options)
-    if options:
+    if options or _always(log):
         log.add(ClaimWindowOpened(cmd.tile, cmd.seat, tuple(sorted(options.items()))))
         return
     _draw_on(log, (cmd.seat + 1) % SEATS, from_tail=False)
@@ -380,7 +382,7 @@ def _kong(log: _Log, cmd: Kong) -> None:
     log.add(Konged(cmd.seat, cmd.tile, kind, None))
     if kind == KONG_ADDED:
         robbers = claiming.robbers(log.hand, cmd.tile, cmd.seat, log.options)
-        if robbers:
+        if robbers or _always(log):
             log.add(ClaimWindowOpened(cmd.tile, cmd.seat, tuple(sorted(robbers.items())), robbing=True))
             return
     _draw_on(log, cmd.seat, from_tail=True)
@@ -466,6 +468,18 @@ _REFUSAL = {
 }
 
 
+def _always(log: _Log) -> bool:
+    """Whether this table opens a window after every discard (engine.mahjong.claims)."""
+    return log.options.claim_window == claims.WINDOW_ALWAYS
+
+
+def _close_claims(log: _Log, cmd: CloseClaims) -> None:
+    phase = log.hand.phase
+    if not isinstance(phase, Claims | Robbing) or not phase.window.decided(claiming.PRIORITY):
+        raise RuleViolation("nothing_to_close", "No claim window is waiting to be closed.")
+    _resolve(log, phase)
+
+
 def _answer(log: _Log, seat: int, claim: str, chow_low: Tile | None = None) -> None:
     phase = log.hand.phase
     if not isinstance(phase, Claims | Robbing):
@@ -474,6 +488,16 @@ def _answer(log: _Log, seat: int, claim: str, chow_low: Tile | None = None) -> N
     if any(s == seat for s, _ in window.answers):
         raise RuleViolation("already_answered", "You have already answered this tile.")
     allowed = window.options_of(seat)
+    if not allowed and _always(log):
+        # Every seat but the source answers alike whether or not another seat can claim: a pass
+        # is taken (and changes nothing: a seat that cannot claim has passed already), a claim
+        # is refused for the seat's own reason.
+        if seat == window.source:
+            raise RuleViolation("own_tile", f"You cannot claim your own {window.tile}.")
+        if claim == claims.PASS:
+            return
+        code, text = _REFUSAL.get(claim, ("cannot_claim", "You cannot claim {tile} that way."))
+        raise RuleViolation(code, text.format(tile=window.tile))
     if not allowed:
         raise RuleViolation("cannot_claim", f"You cannot claim {window.tile}.")
     if claim != claims.PASS and claim not in allowed:
@@ -481,7 +505,7 @@ def _answer(log: _Log, seat: int, claim: str, chow_low: Tile | None = None) -> N
         raise RuleViolation(code, text.format(tile=window.tile))
     log.add(ClaimAnswered(seat, claim) if chow_low is None else ChowClaimed(seat, chow_low))
     window = log.hand.phase.window  # type: ignore[union-attr]
-    if window.decided(claiming.PRIORITY):
+    if window.decided(claiming.PRIORITY) and not _always(log):  # else the table's own step (follow_up)
         _resolve(log, log.hand.phase)  # type: ignore[arg-type]
 
 
@@ -571,4 +595,5 @@ _COMMANDS: dict[type, Callable[[_Log, Any], None]] = {
     Kong: _kong,
     Win: _win,
     Pass: _pass,
+    CloseClaims: _close_claims,
 }

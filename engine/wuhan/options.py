@@ -8,7 +8,8 @@ from typing import Any, Literal
 
 from engine.core import options as core_options
 from engine.core.messages import value
-from engine.core.options import ranged
+from engine.core.options import ranged, revised
+from engine.mahjong.claims import WINDOW_ALWAYS, WINDOW_WHEN_CLAIMABLE
 
 FROM_DEALER: Literal["from_dealer"] = "from_dealer"
 FROM_DISCARDER: Literal["from_discarder"] = "from_discarder"
@@ -34,6 +35,9 @@ class Options:
     rounds_per_match: int = ranged(4, 1, 64)
     turn_timeout_ms: int = ranged(15_000, 100, 600_000)
     claim_timeout_ms: int = ranged(8_000, 100, 600_000)
+    # When claim windows open (engine.mahjong.claims): 2 for tables created now, 1 for tables
+    # recorded before the option existed.
+    claim_window: int = revised(WINDOW_WHEN_CLAIMABLE, WINDOW_ALWAYS, WINDOW_WHEN_CLAIMABLE, WINDOW_ALWAYS)
 
 
 _PRIORITIES = (FROM_DEALER, FROM_DISCARDER)

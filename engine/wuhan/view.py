@@ -98,15 +98,16 @@ def redact(ev: Event, seat: int | None) -> Event | None:
         dealt = tuple(d if s == seat else () for s, d in enumerate(ev.dealt))
         return replace(ev, dealt=dealt, order=None, seed=None, salt=None)
     if isinstance(ev, TileDrawn | ClaimAnswered | ChowClaimed | ClaimWindowOpened | Konged):
+        if isinstance(ev, ClaimWindowOpened):
+            # Everyone sees the window (the view shows it anyway), each only its own options;
+            # a spectator none (the event has no seat of its own to match seat None).
+            return replace(ev, options=tuple(o for o in ev.options if o[0] == seat))
         if getattr(ev, "seat", None) == seat:
             return ev
         if isinstance(ev, TileDrawn):
             return replace(ev, tile=None)
         if isinstance(ev, ClaimAnswered | ChowClaimed):
             return None
-        if isinstance(ev, ClaimWindowOpened):
-            mine = tuple(o for o in ev.options if o[0] == seat)
-            return replace(ev, options=mine) if mine else None
         if ev.kind == KONG_CONCEALED:
             return replace(ev, tile=None)
     return ev

@@ -167,10 +167,40 @@ class CommandPipeline:
                         log.warning("live_state_unavailable", stage="after_append",
                                     version=table.version, error=str(exc))
                         raise
+                    await self.follow_up(table, lease.token)
                     COMMAND_LATENCY.observe((self.clock_ms() - started) / 1000)
                     return Outcome(table, table.version, events)
                 latest = await self.repository.load(table_id, must_exist=True)
                 raise VersionConflict(-1, numbered(latest) if numbered else latest.version)
+
+    async def follow_up(self, table: Table, token: int) -> None:
+        """Store and publish, each as a command of its own (never chained into the one before:
+        what the other seats see must not tell whether it was due), the steps the table takes
+        right after a command (`engine.table.follow_up`: a claim window nobody may answer
+        closes). Under the caller's lock. If this fails the deadline takes the same step later."""
+        while (step := tables.follow_up(table)) is not None:
+            steps, after = self.decide(table, step)
+            events = [ev for _, evs in steps for ev in evs]
+            if not events:
+                return
+            command_id = f"timeout:{table.version}"
+            new = self.records(steps, table.version, command_id, "server")
+            try:
+                version = await self.repository.append(table.table_id, table.version, new, command_id, token)
+            except (WrongExpectedVersion, Fenced) as exc:
+                log.warning("follow_up_not_stored", version=table.version, error=type(exc).__name__)
+                self.repository.forget(table.table_id)
+                return
+            if version != table.version + len(events):
+                self.repository.forget(table.table_id)
+                return
+            APPENDS.inc()
+            before, base, table = table.status, table.version, after
+            self.repository.remember(table)
+            self.repository.last_event_ms[table.table_id] = self.clock_ms()
+            self.local.publish(table.table_id, Batch(
+                table.version, [(base + n, ev) for n, ev in enumerate(events, 1)], table, "server"))
+            await self._after_commit(table, new, base, before)
 
     async def applied_before(self, table_id: str, command_id: str, cmd: Any) -> bool:
         """Whether `command_id` was applied to this table already, as this very command (a

@@ -61,7 +61,8 @@ class TableService:
                      table_id: str | None = None) -> Outcome:
         """A new table; `fixed_deal` (scenario deal JSON) makes its first hand that deal."""
         table_id = table_id or new_table_id()
-        cmd = tables.CreateTable(table_id, ruleset, dict(options), created_by, private, fixed_deal)
+        cmd = tables.CreateTable(table_id, ruleset, dict(options), created_by, private, fixed_deal,
+                                 rules=tables.RULES)
         return await self.execute(table_id, cmd, command_id=command_id, actor=created_by)
 
     async def ready(self, table_id: str, player_id: str, command_id: str | None = None,

@@ -94,10 +94,11 @@ def test_a_run_stopped_by_a_rejected_move_prints_the_events_before_it(tmp_path, 
     spec = load(REJECTED)
     del spec["expect"]
     code, out, err = run_cli(tmp_path, spec, capsys=capsys)
-    assert code == 1 and "stopped at action 4 (event 10): below_threshold" in err
-    assert out["stopped"] == {"action": 4, "event": 10, "code": "below_threshold",
+    assert code == 1 and "stopped at action 4 (event 12): below_threshold" in err
+    # Each face-up discard opens a claim window (docs/hidden-information.md): two more events.
+    assert out["stopped"] == {"action": 4, "event": 12, "code": "below_threshold",
                               "message": "3p is worth 3; a discard must be worth 6 or more to win on."}
-    assert [e["n"] for e in out["events"]] == list(range(1, 10))
+    assert [e["n"] for e in out["events"]] == list(range(1, 12))
     assert out["events"][-1]["type"] == "mahjong.TileDrawn" and out["result"] is None
 
 
