@@ -28,6 +28,12 @@ def everyone(seen: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def counted(seen: tuple[int, ...], visible_to: Callable[[int | None], bool]) -> tuple[int, ...]:
-    """The counts after one more event, seen by the observers for which `visible_to` holds."""
+    """The counts after one more event, seen by the observers for which `visible_to` holds.
+
+    A seat sees at least what a spectator sees (docs/hidden-information.md), so an event the
+    spectator sees counts for everybody after one question instead of one per seat: most events
+    are public, and this runs for every event of every command."""
+    if visible_to(None):
+        return everyone(seen)
     last = len(seen) - 1
-    return tuple(n + 1 if visible_to(None if i == last else i) else n for i, n in enumerate(seen))
+    return (*(n + 1 if visible_to(i) else n for i, n in enumerate(seen[:last])), seen[last])

@@ -61,3 +61,12 @@ def test_an_event_hidden_from_a_seat_does_not_move_its_version():
                 assert after.seen_by(seat) == state.seen_by(seat)
         state = after
     assert hidden, "the hands had no hidden event: the test shows nothing"
+
+
+def test_a_seat_sees_every_event_a_spectator_sees():
+    # The counts rely on it: an event the spectator sees is counted for every seat at once.
+    for ruleset in ("koudian", "wuhan", "jj", "daqi"):
+        table, log = played(ruleset, hands=2)
+        for ev in log:
+            if visible(table, ev, None):
+                assert all(visible(table, ev, seat) for seat in range(len(table.seats))), (ruleset, ev)
