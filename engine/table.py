@@ -13,7 +13,7 @@ import functools
 import json
 from typing import Any
 
-from engine import rulesets
+from engine import numbering, rulesets
 from engine.chips import (
     Chips,
     HandSettled,
@@ -243,9 +243,12 @@ class AwaitingReveals:
 
 
 def redact(ev: Any, seat: int | None) -> Any:
-    """A table event as `seat` may see it: the server's seed and salt only once the hand ended."""
+    """A table event as `seat` may see it: the server's seed and salt only once the hand ended,
+    and never the scenario deal a table was created with (it holds every seat's hand)."""
     if isinstance(ev, DealCommitted):
         return dataclasses.replace(ev, seed=None, salt=None)
+    if isinstance(ev, TableCreated) and ev.fixed_deal:
+        return dataclasses.replace(ev, fixed_deal="")
     return ev
 
 
@@ -359,6 +362,14 @@ class Table:
     version: int = 0
     chips: Chips = Chips()
     closed: str = ""  # why the service ended the table before its match was over ("": open)
+    # Everyone who has sat at the table (its members: who may watch a private table).
+    members: frozenset[str] = frozenset()
+    # Per seat, the player a seat is kept for after they left it during the match ("": none):
+    # nobody else may take it (they would read its concealed hand), the server plays it.
+    held: tuple[str, ...] = ()
+    # Per observer (each seat, then a spectator), how many events it may see: its own version
+    # numbers (engine/numbering.py), which never count another seat's hidden events.
+    seen: tuple[int, ...] = ()
 
     @property
     def exists(self) -> bool:
@@ -377,6 +388,25 @@ class Table:
             if occupant == player_id:
                 return seat
         return None
+
+    def seen_by(self, seat: int | None) -> int:
+        """The table's version in `seat`'s numbering (None: a spectator's)."""
+        return self.seen[numbering.observer(len(self.seats), seat)]
+
+    def is_member(self, player_id: str) -> bool:
+        """Whether `player_id` created the table or has sat at it."""
+        return player_id == self.created_by or player_id in self.members
+
+    def may_sit(self, seat: int, player_id: str) -> bool:
+        """Whether `seat` is free for `player_id`: empty, and not kept for someone else."""
+        return self.seats[seat] is None and self.held[seat] in ("", player_id)
+
+    def short_of_players(self) -> bool:
+        """Whether the next hand must wait for players: a free seat nobody keeps, or nobody
+        seated at all (kept seats are played by the server)."""
+        held = self.held or ("",) * len(self.seats)
+        return (not any(p is not None for p in self.seats)
+                or any(p is None and not kept for p, kept in zip(self.seats, held, strict=True)))
 
     def is_auto(self, seat: int) -> bool:
         """Whether the server plays for `seat` right away (auto-play on, or nobody sits there)."""
@@ -457,15 +487,27 @@ def _sit(table: Table, cmd: Sit) -> list[Any]:
         if cmd.seat is None or cmd.seat == current:
             return []
         raise RuleViolation("already_seated", f"you already sit in seat {current}")
-    # A seat whose player left mid-hand keeps its stack until the hand ends.
+    # A seat whose player left mid-hand keeps its stack until the hand ends; one left during the
+    # match is kept for that player until the match ends.
     leaving = {seat for seat, _ in table.chips.leaving}
-    free = [s for s, p in enumerate(table.seats) if p is None and s not in leaving]
-    if cmd.seat is None:
+    free = [s for s in range(len(table.seats)) if table.may_sit(s, cmd.player_id) and s not in leaving]
+    own = [s for s in free if table.held[s] == cmd.player_id]
+    if own and cmd.seat in (None, own[0]):
+        seat = own[0]
+    elif own or cmd.player_id in table.held:
+        mine = table.held.index(cmd.player_id)
+        raise RuleViolation("seat_held", f"your seat {mine} is kept for you until the match ends: "
+                                         f"you may sit only there" + (
+                                             ", once the hand you left ends" if not own else ""))
+    elif cmd.seat is None:
         if not free:
             raise RuleViolation("table_full", "every seat at this table is taken")
         seat = free[0]
     elif not 0 <= cmd.seat < len(table.seats):
         raise RuleViolation("no_such_seat", f"seats are numbered 0 to {len(table.seats) - 1}")
+    elif table.held[cmd.seat] and table.seats[cmd.seat] is None:
+        raise RuleViolation("seat_held", f"seat {cmd.seat} is kept for the player who left it "
+                                         f"until the match ends")
     elif cmd.seat not in free:
         raise RuleViolation("seat_taken", f"seat {cmd.seat} is taken")
     else:
@@ -522,10 +564,13 @@ def _ready(table: Table, cmd: Ready) -> list[Any]:
     if cmd.nonce_commitment:
         events.append(NonceCommitted(seat, cmd.nonce_commitment))
         commitments = _put(commitments, seat, cmd.nonce_commitment)
-    ready = table.ready | {seat}
-    if all(p is not None for p in table.seats) and len(ready) == len(table.seats):
+    if not table.short_of_players() and table.ready | {seat} >= _seated(table):
         events += _hand_due(table, cmd.seed, cmd.salt, cmd.fair, commitments)
     return events
+
+
+def _seated(table: Table) -> frozenset[int]:
+    return frozenset(s for s, p in enumerate(table.seats) if p is not None)
 
 
 def _start_hand(table: Table, seed: bytes, salt: bytes) -> list[Any]:
@@ -580,7 +625,7 @@ def _timeout(table: Table, cmd: Timeout) -> list[Any]:
         if isinstance(table.deal, AwaitingReveals):
             return _withhold(table, table.deal)
         # Between hands the next one starts on time; the very first waits for everyone's Ready.
-        if table.hands_started == 0 or any(p is None for p in table.seats):
+        if table.hands_started == 0 or table.short_of_players():
             return []
         return _hand_due(table, cmd.seed, cmd.salt, cmd.fair, table.commitments)
     if status is not Status.IN_HAND:
@@ -637,15 +682,29 @@ def _settlement(table: Table, events: list[Any]) -> list[Any]:
 
 def evolve(table: Table, ev: Any) -> Table:
     """Apply one event of the table's stream."""
-    version = table.version + 1
     if isinstance(ev, TableCreated):
         rs = _ruleset(ev.ruleset)
         options = rs.options(ev.options)
         n = rs.seats(options)
         return Table(ev.table_id, ev.ruleset, options, ev.created_by, ev.private, ev.fixed_deal,
                      seats=(None,) * n, commitments=("",) * n, streaks=(0,) * n,
-                     game=rs.initial(), version=version,
-                     chips=Chips.for_table(ev.stakes or Stakes(), n))
+                     game=rs.initial(), version=table.version + 1,
+                     chips=Chips.for_table(ev.stakes or Stakes(), n), held=("",) * n,
+                     seen=numbering.first(n))
+    after = _evolve(table, ev)
+    if is_table_event(ev):
+        return dataclasses.replace(after, seen=numbering.everyone(table.seen))
+    return dataclasses.replace(after, seen=numbering.counted(
+        table.seen, functools.partial(shows, table, ev)))
+
+
+def shows(table: Table, ev: Any, seat: int | None) -> bool:
+    """Whether `seat` (None: a spectator) may see anything of `ev`: what its numbering counts."""
+    return is_table_event(ev) or table.rules.redact(ev, seat) is not None
+
+
+def _evolve(table: Table, ev: Any) -> Table:
+    version = table.version + 1
     if isinstance(ev, StackBoughtIn):
         return dataclasses.replace(table, chips=table.chips.bought_in(ev), version=version)
     if isinstance(ev, HandSettled):
@@ -654,11 +713,17 @@ def evolve(table: Table, ev: Any) -> Table:
         return dataclasses.replace(table, chips=table.chips.cashed_out(ev), version=version)
     if isinstance(ev, PlayerSeated):
         return dataclasses.replace(table, seats=_put(table.seats, ev.seat, ev.player_id),
-                                   auto=table.auto - {ev.seat}, version=version)
+                                   auto=table.auto - {ev.seat}, version=version,
+                                   members=table.members | {ev.player_id},
+                                   held=_put(table.held, ev.seat, ""))
     if isinstance(ev, PlayerLeft):
+        status = table.status
         chips = table.chips.left_mid_hand(ev.seat, ev.player_id) \
-            if table.status is Status.IN_HAND else table.chips
+            if status is Status.IN_HAND else table.chips
+        # Once the match has dealt a hand, the seat stays its player's till the match ends.
+        kept = ev.player_id if table.hands_started and status is not Status.MATCH_OVER else ""
         return dataclasses.replace(table, seats=_put(table.seats, ev.seat, None),
+                                   held=_put(table.held, ev.seat, kept),
                                    ready=table.ready - {ev.seat},
                                    commitments=_put(table.commitments, ev.seat, ""), version=version,
                                    chips=chips)

@@ -54,7 +54,7 @@ class Deadlines:
             return REVEAL_TIMEOUT_MS
         status = table.status
         if status is Status.WAITING_FOR_HAND:
-            if table.hands_started == 0 or any(p is None for p in table.seats):
+            if table.hands_started == 0 or table.short_of_players():
                 return None
             everyone_auto = all(table.is_auto(s) for s in range(len(table.seats)))
             return AUTO_PLAY_DELAY_MS if everyone_auto else BETWEEN_HANDS_MS

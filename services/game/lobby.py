@@ -14,7 +14,7 @@ def public_view(table: Table) -> bytes:
     return json.dumps({
         "table_id": table.table_id,
         "ruleset": table.ruleset,
-        "version": table.version,
+        "version": table.seen_by(None),  # a spectator's numbering: it counts no hidden event
         "seats": list(table.seats),
         "ready": sorted(table.ready),
         "auto": sorted(table.auto),

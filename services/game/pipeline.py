@@ -94,8 +94,10 @@ class CommandPipeline:
         self.buy_ins = buy_ins
 
     async def execute(self, table_id: str, cmd: Any, *, command_id: str | None, actor: str,
-                      expected_version: int | None = None) -> Outcome:
-        """Decide `cmd` on the table and store its events; see the module docstring."""
+                      expected_version: int | None = None,
+                      numbered: Callable[[Table], int] | None = None) -> Outcome:
+        """Decide `cmd` on the table and store its events; see the module docstring.
+        `expected_version` is in the caller's own numbering, `numbered` (default: the table's)."""
         started = self.clock_ms()
         with structlog.contextvars.bound_contextvars(table_id=table_id, command_id=command_id,
                                                      actor=actor, node=self.node_id):
@@ -105,12 +107,13 @@ class CommandPipeline:
                 for _ in range(CONFLICT_RETRIES):
                     table = await self.repository.load(
                         table_id, must_exist=not isinstance(cmd, tables.CreateTable))
-                    if expected_version is not None and expected_version != table.version:
+                    if expected_version is not None and expected_version != (
+                            current := numbered(table) if numbered else table.version):
                         if command_id and await self.applied_before(table_id, command_id, cmd):
                             return Outcome(table, table.version, duplicate=True)
                         log.debug("command_rejected", reason="version_conflict",
-                                  expected=expected_version, version=table.version)
-                        raise VersionConflict(expected_version, table.version)
+                                  expected=expected_version, version=current)
+                        raise VersionConflict(expected_version, current)
                     try:
                         steps, after = self.decide(table, cmd)
                     except RuleViolation as exc:
@@ -167,7 +170,8 @@ class CommandPipeline:
                     await self.follow_up(table, lease.token)
                     COMMAND_LATENCY.observe((self.clock_ms() - started) / 1000)
                     return Outcome(table, table.version, events)
-                raise VersionConflict(-1, (await self.repository.load(table_id, must_exist=True)).version)
+                latest = await self.repository.load(table_id, must_exist=True)
+                raise VersionConflict(-1, numbered(latest) if numbered else latest.version)
 
     async def follow_up(self, table: Table, token: int) -> None:
         """Store and publish, each as a command of its own (never chained into the one before:

@@ -23,6 +23,7 @@ from protocol import wire
 from qipai.v1 import admin_pb2, admin_pb2_grpc, auth_pb2, auth_pb2_grpc, game_pb2, game_pb2_grpc
 from services import auth
 from services.errors import Forbidden, TooManyRequests
+from services.game import resume
 from services.game.forwarding import Forwarder
 from services.game.tables import STREAM_PREFIX, TableNotFound, TableService
 from services.game.verify import verify
@@ -85,10 +86,20 @@ def _peer_host(context: Any) -> str:
     return peer.rpartition(":")[0] if peer.count(":") > 1 else peer
 
 
-def _response(table: Table, version: int, me: auth.Identity, duplicate: bool = False) -> game_pb2.TableResponse:
+def _response(table: Table, me: auth.Identity, duplicate: bool = False) -> game_pb2.TableResponse:
+    """A command's answer, its version in the numbering of the caller's seat after it."""
     seat = table.seat_of(me.player_id)
-    return game_pb2.TableResponse(table_id=table.table_id, version=version,
+    return game_pb2.TableResponse(table_id=table.table_id, version=table.seen_by(seat),
                                   seat=-1 if seat is None else seat, duplicate=duplicate)
+
+
+def _observer(table: Table, me: auth.Identity) -> int | None:
+    """The seat `me` sees the table as (None: a spectator); Forbidden for a private table's
+    outsiders (its members, who sit or sat at it, and operators may look)."""
+    seat = table.seat_of(me.player_id)
+    if seat is None and table.private and not (me.is_admin or table.is_member(me.player_id)):
+        raise Forbidden("this table is private: only its players and operators may look at it")
+    return seat
 
 
 def _nonces(request: game_pb2.TableRequest) -> dict[str, Any]:
@@ -156,7 +167,7 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
                                            command_id=command_id, table_id=table_id)
         if not outcome.duplicate:
             await self.tables.live.add_open_table(me.player_id, outcome.table.table_id)
-        return _response(outcome.table, outcome.version, me, outcome.duplicate)
+        return _response(outcome.table, me, outcome.duplicate)
 
     async def _room_for_a_table(self, player_id: str) -> None:
         """TooManyRequests when the player already has as many unfinished tables as allowed.
@@ -195,7 +206,7 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
             outcome = await self.tables.execute(_table_id(request.table_id), sit,
                                                 command_id=_request_id(me, request.request_id),
                                                 actor=me.player_id)
-            return _response(outcome.table, outcome.version, me, outcome.duplicate)
+            return _response(outcome.table, me, outcome.duplicate)
 
         return await self.forwarder.routed("Join", request, context, local)
 
@@ -207,7 +218,7 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
             outcome = await self.tables.ready(_table_id(request.table_id), me.player_id,
                                               command_id=_request_id(me, request.request_id),
                                               **_nonces(request))
-            return _response(outcome.table, outcome.version, me, outcome.duplicate)
+            return _response(outcome.table, me, outcome.duplicate)
 
         return await self.forwarder.routed("Ready", request, context, local)
 
@@ -219,7 +230,7 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
             outcome = await self.tables.execute(_table_id(request.table_id), Leave(me.player_id),
                                                 command_id=_request_id(me, request.request_id),
                                                 actor=me.player_id)
-            return _response(outcome.table, outcome.version, me, outcome.duplicate)
+            return _response(outcome.table, me, outcome.duplicate)
 
         return await self.forwarder.routed("Leave", request, context, local)
 
@@ -252,8 +263,9 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
             structlog.contextvars.bind_contextvars(seat=seat)
             cmd = wire.action_to_command(request.action, seat)
             outcome = await self.tables.execute(table_id, Act(me.player_id, cmd), command_id=command_id,
-                                                actor=me.player_id, expected_version=expected)
-            return _response(outcome.table, outcome.version, me, outcome.duplicate)
+                                                actor=me.player_id, expected_version=expected,
+                                                numbered=lambda t: t.seen_by(seat))
+            return _response(outcome.table, me, outcome.duplicate)
 
         return await self.forwarder.routed("Act", request, context, local)
 
@@ -263,7 +275,7 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
 
         async def local() -> game_pb2.ViewResponse:
             table = await self.tables.serve(_table_id(request.table_id))
-            return view_response(table, table.seat_of(me.player_id), self.tables)
+            return view_response(table, _observer(table, me), self.tables)
 
         return await self.forwarder.routed("GetView", request, context, local)
 
@@ -274,32 +286,33 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
         if request.from_version < 0:
             raise wire.BadRequest("from_version cannot be negative")
         table = await self.tables.get(table_id)
-        seat = table.seat_of(me.player_id)
-        if seat is None:
-            raise Forbidden("only players seated at this table can watch it")
+        seat = _observer(table, me)
         structlog.contextvars.bind_contextvars(seat=seat)
-        if request.from_version > table.version:
-            # A version nobody was ever sent: waiting for it would hang until the client gives up.
-            latest = await self.tables.store.stream_version(table_id)
-            if request.from_version > latest:
-                raise wire.BadRequest(f"from_version {request.from_version} is beyond the table's "
-                                      f"version {latest}: resume from the last version you received")
-        had_legal, status = True, None
-        async for batch in self.tables.watch(table_id, seat, request.from_version):
-            update = game_pb2.TableUpdate(version=batch.version, events=[
-                _event(version, ev, batch.encoded) for version, ev in batch.events])
+        try:
+            # A version nobody was ever sent is refused: waiting for it would hang.
+            after = await resume.table_version(self.tables.repository, table, seat, request.from_version)
+        except resume.BeyondLatest as exc:
+            raise wire.BadRequest(str(exc)) from None
+        had_legal, status, told = True, None, request.from_version
+        async for batch in self.tables.watch(table_id, seat, after):
+            # Numbered as this observer counts: the batch's events are the last it saw.
+            seen = batch.table.seen_by(seat)
+            if seen == told:
+                continue  # a move hidden from this observer: an update would tell when it came
+            first = seen - len(batch.events) + 1
+            update = game_pb2.TableUpdate(version=seen, events=[
+                _event(first + n, ev, batch.encoded) for n, (_, ev) in enumerate(batch.events)])
             if request.with_views:
                 table = batch.table
                 legal = legal_actions(table, seat)
-                # Without a decision to make, a seat's view follows from the events it got. A
-                # deciding seat hears even of moves it may not see (another's answer to a
-                # claim), so that it acts on the table's current version; one whose own move
-                # used up its decision knows that from its Act's answer.
+                # Without a decision to make, a seat's view follows from the events it got; one
+                # whose own move used up its decision knows that from its Act's answer.
                 lost = had_legal and batch.actor != me.player_id
                 if legal or lost or table.status is not status:
                     update.view.CopyFrom(view_response(table, seat, self.tables, legal))
                 had_legal, status = bool(legal), table.status
             if update.events or update.HasField("view"):
+                told = seen
                 yield update
 
 
@@ -337,7 +350,7 @@ def view_response(table: Table, seat: int | None, tables: TableService,
         legal = legal_actions(table, seat)
     delay = tables.delay_ms(table)
     return game_pb2.ViewResponse(
-        table_id=table.table_id, version=table.version, seat=-1 if seat is None else seat,
+        table_id=table.table_id, version=table.seen_by(seat), seat=-1 if seat is None else seat,
         status=table.status.value, players=[p or "" for p in table.seats],
         ready=sorted(table.ready), auto_play=sorted(table.auto),
         view=wire.view_to_proto(table.ruleset, rs.view(table.game, seat)),
@@ -365,7 +378,7 @@ class AdminServicer(_Limited, admin_pb2_grpc.AdminServicer):
         outcome = await self.tables.create(request.ruleset, options, me.player_id,
                                            fixed_deal=request.deal_json, command_id=command_id,
                                            table_id=table_id)
-        return _response(outcome.table, outcome.version, me, outcome.duplicate)
+        return _response(outcome.table, me, outcome.duplicate)
 
     @streaming
     async def Replay(self, request: admin_pb2.ReplayRequest, context: Any) -> AsyncIterator[admin_pb2.ReplayStep]:

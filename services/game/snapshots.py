@@ -27,7 +27,9 @@ from engine.core.messages import (
 from engine.table import Table
 
 SNAPSHOT_TYPE = "table.Snapshot"
-SCHEMA_VERSION = 3  # 1 was the pickled table; 3 added the chips
+# 1 was the pickled table; 3 added the chips; 4 the members, kept seats and per-observer counts
+# (no upcaster: those counts need the events, so an older snapshot is rebuilt from them).
+SCHEMA_VERSION = 4
 # from_version -> a function turning that version's data into the next one's.
 UPCASTERS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
     # Tables from before chips: no stakes recorded, no stacks.
@@ -60,6 +62,9 @@ def encode(table: Table) -> dict[str, Any]:
         "version": table.version,
         "chips": _tagged(table.chips),
         "closed": table.closed,
+        "members": sorted(table.members),
+        "held": list(table.held),
+        "seen": list(table.seen),
     }
 
 
@@ -87,6 +92,8 @@ def decode(schema_version: int, data: dict[str, Any]) -> Table:
             hands_started=int(data["hands_started"]), game=_untagged(data["game"]),
             version=int(data["version"]), chips=_untagged(data["chips"]),
             closed=str(data.get("closed", "")),  # absent before tables could be closed: open
+            members=frozenset(str(m) for m in data["members"]),
+            held=tuple(str(h) for h in data["held"]), seen=tuple(int(n) for n in data["seen"]),
         )
     except (KeyError, TypeError, ValueError, AttributeError, ImportError, LookupError) as exc:
         raise SnapshotUnreadable(f"{type(exc).__name__}: {exc}") from None

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,7 +86,8 @@ class TableService:
         return await self.execute(table_id, cmd, command_id=command_id, actor=player_id)
 
     async def execute(self, table_id: str, cmd: Any, *, command_id: str | None, actor: str,
-                      expected_version: int | None = None) -> Outcome:
+                      expected_version: int | None = None,
+                      numbered: Callable[[Table], int] | None = None) -> Outcome:
         """Decide `cmd` on the table and store its events (see pipeline.py).
 
         A caller that goes away (a cancelled RPC, a reload) does not cut the command short: once
@@ -94,7 +95,8 @@ class TableService:
         watcher would be left with a gap.
         """
         run = asyncio.ensure_future(self.pipeline.execute(
-            table_id, cmd, command_id=command_id, actor=actor, expected_version=expected_version))
+            table_id, cmd, command_id=command_id, actor=actor, expected_version=expected_version,
+            numbered=numbered))
         run.add_done_callback(_retrieve)
         try:
             return await asyncio.shield(run)

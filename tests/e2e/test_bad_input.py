@@ -119,7 +119,7 @@ async def test_watching_from_beyond_the_tables_version_is_answered_at_once(serve
                                 metadata=ann.metadata, timeout=10)
         err = await refused(stream.read())
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert f"from_version 1000000 is beyond the table's version {version}" in err.details()
+    assert f"from_version 1000000 is beyond your latest version {version}" in err.details()
 
 
 async def test_a_huge_ruleset_name_is_not_echoed_whole(server):

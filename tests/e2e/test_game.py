@@ -288,7 +288,13 @@ async def _replay(address: str, table_id: str) -> list[admin_pb2.ReplayStep]:
 
 
 def _redacted_log(steps, ruleset: str, seat: int) -> list[tuple[int, str, dict]]:
-    """What the log says `seat` should have been sent: each event through the engine's redaction."""
+    """What the log says `seat` should have been sent: each event through the engine's
+    redaction, numbered as the seat counts (the events it may see, from 1)."""
+    return [(n, name, data) for n, (_, name, data) in enumerate(_shown(steps, ruleset, seat), 1)]
+
+
+def _shown(steps, ruleset: str, seat: int) -> list[tuple[int, str, dict]]:
+    """The events `seat` may see, redacted, with their table versions."""
     rs = rulesets.get(ruleset)
     out = []
     for s in steps:

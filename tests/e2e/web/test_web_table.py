@@ -18,7 +18,7 @@ from engine.core.messages import decode, schema_version
 from engine.driver import fold
 from qipai.v1 import admin_pb2, game_pb2
 from services import auth
-from tests.e2e.test_game import _redacted_log
+from tests.e2e.test_game import _redacted_log, _shown
 from tests.e2e.test_nodes import holders
 from tests.e2e.web.conftest import RESULTS, ROOT, Web
 
@@ -128,10 +128,14 @@ def check_against_the_log(played: dict[str, Any], ruleset: str, steps: list[admi
     rs = rulesets.get(ruleset)
     history = [(s.version, decode(s.type, schema_version(s.type), json.loads(s.data_json)))
                for s in steps if not s.type.startswith("table.")]
+    # A view's version is the seat's own, the number of events it may see: its view is the
+    # table's at any version up to the next event the seat sees (hidden moves change nothing).
+    seen = [version for version, _, _ in _shown(steps, ruleset, seat)]
     views = views_received(played["loads"])
     assert views and all(v.seat == seat for v in views)
     for v in views:
-        state = fold(rs, [ev for version, ev in history if version <= v.version])
+        upto = seen[v.version] - 1 if v.version < len(seen) else steps[-1].version
+        state = fold(rs, [ev for version, ev in history if version <= upto])
         assert engine_view(rs, v) == rs.view(state, seat), f"view at version {v.version}"
 
 

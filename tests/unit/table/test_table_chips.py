@@ -116,4 +116,4 @@ def test_leaving_mid_hand_returns_the_stack_when_the_hand_ends_and_the_seat_wait
     after = 100 + sum(p.chips for p in settled.payments if p.payee == 1) - sum(
         p.chips for p in settled.payments if p.payer == 1)
     assert cashed == [StackCashedOut(1, "bob", after, 2)]
-    assert table.chips.leaving == () and run(table, Sit("eve", seat=1))[1][-1] == StackBoughtIn(1, "eve", 100, 5)
+    assert table.chips.leaving == () and run(table, Sit("bob", seat=1))[1][-1] == StackBoughtIn(1, "bob", 100, 5)
