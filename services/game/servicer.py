@@ -242,7 +242,7 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
             outcome = await self.tables.execute(_table_id(request.table_id), TakeBack(me.player_id),
                                                 command_id=_request_id(me, request.request_id),
                                                 actor=me.player_id)
-            return _response(outcome.table, outcome.version, me, outcome.duplicate)
+            return _response(outcome.table, me, outcome.duplicate)
 
         return await self.forwarder.routed("TakeBack", request, context, local)
 

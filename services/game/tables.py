@@ -125,7 +125,8 @@ class TableService:
         if outcome.events and isinstance(refused, VersionConflict):
             log.info("seat_taken_back", table_id=table_id, player_id=player_id,
                      version=outcome.version)
-            return SeatTakenBack(refused.expected, outcome.version)
+            # In the seat's own numbering, as every version it is told (hidden-information.md).
+            return SeatTakenBack(refused.expected, outcome.table.seen_by(outcome.table.seat_of(player_id)))
         return refused
 
     def delay_ms(self, table: Table) -> int | None:
