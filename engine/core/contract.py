@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
@@ -44,11 +44,17 @@ class Deadline:
     `defaults` maps each seat that owes a decision to the command auto-play sends for it; seat
     `None` is the table's own clock (dealing pace, bid windows), which acts only by timing out.
     `timeout_ms` comes from the table's options; the engine never reads a clock.
+
+    `window` identifies a decision whose askees are hidden (a mahjong claim window): equal while
+    the same decision stays open, so a hidden answer does not restart its clock, and a driver
+    shows every observer the same deadline for it whoever owes it (docs/hidden-information.md,
+    "Claim windows"). None for a decision everybody sees who owes (a turn).
     """
 
     defaults: Mapping[Any, Any]  # seat (int) or None -> command
     timeout_ms: int
     reason: str
+    window: Hashable | None = None
 
 
 @dataclass(frozen=True, slots=True)

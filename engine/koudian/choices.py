@@ -109,9 +109,10 @@ def deadline(state: State) -> Deadline | None:
         return Deadline({phase.seat: default_action(state, phase.seat)}, options.turn_timeout_ms, "turn")
     pending = phase.window.pending()
     reason = "rob_kong" if isinstance(phase, Robbing) else "claim"
+    window = claims.window_id(reason, state.hand.number, state.hand.wall, phase.window)
     if phase.window.decided():  # the table's own step, normally taken at once (follow_up)
-        return Deadline({None: CloseClaims()}, options.claim_timeout_ms, reason)
-    return Deadline({s: default_action(state, s) for s in pending}, options.claim_timeout_ms, reason)
+        return Deadline({None: CloseClaims()}, options.claim_timeout_ms, reason, window)
+    return Deadline({s: default_action(state, s) for s in pending}, options.claim_timeout_ms, reason, window)
 
 
 def follow_up(state: State) -> Command | None:

@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from engine.core.messages import value
 from engine.mahjong.tiles import Tile
+from engine.mahjong.wall import Wall
 
 WIN = "win"
 KONG = "kong"
@@ -112,3 +113,10 @@ class ClaimWindow:
             return tuple(sorted(wins, key=lambda sc: self._distance(sc[0])))
         return (best,)
 
+
+
+def window_id(reason: str, hand_number: int, wall: Wall, window: ClaimWindow) -> tuple[object, ...]:
+    """What tells one claim window from every other (the contract's `Deadline.window`): the same
+    for as long as it stays open, whatever is answered, and never the same for the next one (a
+    draw moves the wall between them; after a claim the next discard has another source)."""
+    return (reason, hand_number, wall.front, wall.back, window.source, window.tile)

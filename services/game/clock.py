@@ -10,10 +10,10 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable
 from typing import Protocol
 
-from engine.core.contract import Status
+from engine.core.contract import Deadline, Status
 from engine.table import AwaitingReveals, Close, Table, Timeout
 from services.game.leases import NotHolder
 from services.live.base import LiveState, Turn
@@ -36,9 +36,10 @@ class Deadlines:
                  abandon_after_ms: int = 0) -> None:
         self.live, self.clock_ms = live, clock_ms
         self.last_human_ms, self.abandon_after_ms = last_human_ms, abandon_after_ms
-        # Per table, the version and the due time of the deadline this node armed last: a view
-        # reports that very instant, not one recomputed from a later clock reading.
-        self._armed: OrderedDict[str, tuple[int, int | None]] = OrderedDict()
+        # Per table, the version, the due time shown and the claim window (Deadline.window) of the
+        # deadline this node armed last: a view reports that very instant, not one recomputed from
+        # a later clock reading, and a window still open keeps it.
+        self._armed: OrderedDict[str, tuple[int, int | None, Hashable]] = OrderedDict()
 
     def abandoned(self, table: Table, now_ms: int) -> bool:
         """Whether nobody has acted at the unfinished `table` for the abandon policy's time."""
@@ -49,7 +50,8 @@ class Deadlines:
 
     @staticmethod
     def delay_ms(table: Table) -> int | None:
-        """How long after its last event the table's pending decision times out (None: none)."""
+        """How long the table's pending decision lasts, as every observer is shown it: from its
+        last event, or for a claim window from its opening (None: no decision pending)."""
         if isinstance(table.deal, AwaitingReveals):
             return REVEAL_TIMEOUT_MS
         status = table.status
@@ -58,13 +60,11 @@ class Deadlines:
                 return None
             everyone_auto = all(table.is_auto(s) for s in range(len(table.seats)))
             return AUTO_PLAY_DELAY_MS if everyone_auto else BETWEEN_HANDS_MS
-        if status is not Status.IN_HAND:
-            return None
-        deadline = table.rules.deadline(table.game)
+        deadline = _deadline(table)
         if deadline is None:
             return None
-        owing = [s for s in deadline.defaults if s is not None]
-        if owing and all(table.is_auto(s) for s in owing):
+        # Who owes a claim window is hidden: its length must not tell whether they are on auto-play.
+        if deadline.window is None and _auto_owed(table, deadline):
             return min(AUTO_PLAY_DELAY_MS, deadline.timeout_ms)
         return deadline.timeout_ms
 
@@ -77,11 +77,12 @@ class Deadlines:
         return deadline is not None and deadline.timeout_ms == 0 and list(deadline.defaults) == [None]
 
     def turn(self, table: Table, since_ms: int) -> Turn:
-        """The table's deadline: due `delay_ms` after `since_ms`, or when the abandon policy
-        closes the table if that comes first, or none. Remembered as the table's armed deadline
+        """The table's deadline: due `delay_ms` after `since_ms` (a claim window: after it
+        opened; its auto-played claimants answer sooner), or when the abandon policy closes the
+        table if that comes first, or none. Remembered as the table's armed deadline
         (`due_at_ms`): every deadline armed in the live state is computed here."""
-        due, decision = self._due(table, since_ms)
-        self._armed[table.table_id] = (table.version, decision)
+        due, decision, window = self._due(table, since_ms)
+        self._armed[table.table_id] = (table.version, decision, window)
         self._armed.move_to_end(table.table_id)
         while len(self._armed) > ARMED_REMEMBERED:
             self._armed.popitem(last=False)
@@ -89,15 +90,28 @@ class Deadlines:
             return Turn("turn", None)
         return Turn("turn", due, str(table.version).encode())
 
-    def _due(self, table: Table, since_ms: int) -> tuple[int | None, int | None]:
-        """When the clock fires for `table`, and the same when a decision is pending (None
-        when the only deadline is the abandon policy's)."""
-        delay = self.delay_ms(table)
-        due = None if delay is None else since_ms + delay
+    def _due(self, table: Table, since_ms: int) -> tuple[int | None, int | None, Hashable]:
+        """When the clock fires for `table`; when the pending decision times out as observers
+        are shown it (None when the only deadline is the abandon policy's); and the claim window
+        it belongs to. A claim window keeps the due time it opened with, and its claimants on
+        auto-play answer AUTO_PLAY_DELAY_MS after the latest command, earlier than shown."""
+        deadline = _deadline(table)
+        window = None if deadline is None else deadline.window
+        idle_due = None
         if self.abandon_after_ms and table.exists and table.status is not Status.MATCH_OVER:
             idle_due = (self.last_human_ms(table.table_id) or since_ms) + self.abandon_after_ms
-            due = idle_due if due is None else min(due, idle_due)
-        return due, due if delay is not None else None
+        armed = self._armed.get(table.table_id)
+        if window is not None and armed is not None and armed[2] == window and armed[1] is not None:
+            shown: int | None = armed[1]  # the same window still open: a hidden answer moves nothing
+        else:
+            delay = self.delay_ms(table)
+            shown = None if delay is None else since_ms + delay
+            if shown is not None and idle_due is not None:
+                shown = min(shown, idle_due)
+        due = idle_due if shown is None else shown
+        if due is not None and deadline is not None and window is not None and _auto_owed(table, deadline):
+            due = min(due, since_ms + AUTO_PLAY_DELAY_MS)
+        return due, shown, window
 
     def due_at_ms(self, table: Table) -> int | None:
         """When the pending decision of `table` times out, in unix ms: the instant the deadline
@@ -114,6 +128,17 @@ class Deadlines:
             await self.live.cancel(table.table_id, turn.key)
         else:
             await self.live.schedule(table.table_id, turn.key, turn.due_ms, turn.payload)
+
+
+def _deadline(table: Table) -> Deadline | None:
+    """The pending decision of the hand in play (None between hands)."""
+    return table.rules.deadline(table.game) if table.status is Status.IN_HAND else None
+
+
+def _auto_owed(table: Table, deadline: Deadline) -> bool:
+    """Whether every seat that owes the decision is played by the server (托管)."""
+    owing = [s for s in deadline.defaults if s is not None]
+    return bool(owing) and all(table.is_auto(s) for s in owing)
 
 
 class Fired(Protocol):
