@@ -123,6 +123,10 @@ async def steady(db_url: str, redis_url: str, rate: float, seconds: float) -> di
     backends = await open_backends(Settings(database_url=f"{db_url}{sep}schema={schema}",
                                             redis_url=redis_url, live_namespace=namespace))
     config = parse_queues(CONFIG)
+    from engine import rulesets
+
+    for spec in config.queues.values():  # a running server has its rulesets loaded (seconds each)
+        rulesets.get(spec.ruleset)
     store = RedisTicketStore(redis_url, namespace, max_connections=1000)  # arrivals never wait for one
     waits: list[int] = []
     maker = Matchmaker(config, store, InProcessGame(backends.tables), tick_s=0.05, record_waits=waits)
