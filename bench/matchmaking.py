@@ -36,6 +36,7 @@ from psycopg import sql
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._report import table, write  # noqa: E402
+from services.live.base import LiveStateUnavailable  # noqa: E402
 from services.matchmaking.config import parse_queues  # noqa: E402
 from services.matchmaking.game import match_table_id  # noqa: E402
 from services.matchmaking.queues import Matchmaker  # noqa: E402
@@ -123,6 +124,10 @@ async def steady(db_url: str, redis_url: str, rate: float, seconds: float) -> di
     backends = await open_backends(Settings(database_url=f"{db_url}{sep}schema={schema}",
                                             redis_url=redis_url, live_namespace=namespace))
     config = parse_queues(CONFIG)
+    from engine import rulesets
+
+    for spec in config.queues.values():  # a running server has its rulesets loaded (seconds each)
+        rulesets.get(spec.ruleset)
     store = RedisTicketStore(redis_url, namespace, max_connections=1000)  # arrivals never wait for one
     waits: list[int] = []
     maker = Matchmaker(config, store, InProcessGame(backends.tables), tick_s=0.05, record_waits=waits)
@@ -134,10 +139,16 @@ async def steady(db_url: str, redis_url: str, rate: float, seconds: float) -> di
         t0 = time.perf_counter()
         arrivals: set[asyncio.Task[Any]] = set()
 
+        refused = 0
+
         async def arrive(i: int) -> None:
+            nonlocal refused
             now_ms = int(time.time() * 1000)
-            await store.enqueue(Ticket(new_ticket_id(queue), f"s{i}", queue, SEARCHING, now_ms,
-                                       expires_ms=now_ms + 600_000))
+            try:
+                await store.enqueue(Ticket(new_ticket_id(queue), f"s{i}", queue, SEARCHING, now_ms,
+                                           expires_ms=now_ms + 600_000))
+            except LiveStateUnavailable:  # the process is too busy to reach Redis in time
+                refused += 1
 
         for i in range(n):  # on schedule, whatever the seating keeps the process busy with
             delay = t0 + i / rate - time.perf_counter()
@@ -149,7 +160,8 @@ async def steady(db_url: str, redis_url: str, rate: float, seconds: float) -> di
         await asyncio.gather(*arrivals)
         arrival_rate = n / (time.perf_counter() - t0)
         deadline = time.perf_counter() + 60
-        while maker.stats[queue].matches * 4 < n - n % 4 and time.perf_counter() < deadline:
+        queued = n - refused
+        while maker.stats[queue].matches * 4 < queued - queued % 4 and time.perf_counter() < deadline:
             await asyncio.sleep(0.1)
         waits.sort()
         tables = maker.stats[queue].matches
@@ -162,7 +174,7 @@ async def steady(db_url: str, redis_url: str, rate: float, seconds: float) -> di
         async with await psycopg.AsyncConnection.connect(db_url, autocommit=True) as conn:
             await conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
     return {"arrivals": n, "tables": tables, "p50": _pct(waits, 50), "p99": _pct(waits, 99),
-            "rate": arrival_rate}
+            "rate": arrival_rate, "refused": refused, "unmatched": n - refused - len(waits)}
 
 
 def _pct(values: list[int], pct: float) -> float:
@@ -198,12 +210,14 @@ async def main() -> int:
     ]))
     print(f"burst: {formed['matched']:,} of {formed['tickets']:,} tickets matched in {formed['seconds']:.2f} s; "
           f"steady: {timed['tables']:,} tables seated, arrivals came at {timed['rate']:.0f}/s "
-          f"(the game runs in this process)")
+          f"(the game runs in this process); {timed['refused']} arrivals could not reach Redis in "
+          f"time, {timed['unmatched']} not matched within 60 s of the last arrival")
     figures = {
         "tickets_matched_per_s": round(formed["per_s"], 1), "burst_tickets": formed["tickets"],
         "time_to_match_p50_ms": timed["p50"], "time_to_match_p99_ms": timed["p99"],
         "steady_arrivals_per_s": args.rate, "steady_arrivals_achieved_per_s": round(timed["rate"], 1), "steady_arrivals": timed["arrivals"],
         "steady_tables": timed["tables"], "double_matched": formed["double"],
+        "steady_arrivals_refused": timed["refused"], "steady_unmatched": timed["unmatched"],
     }
     print(f"wrote {write('matchmaking', figures)}")
     return 0 if formed["double"] == 0 else 1

@@ -104,8 +104,11 @@ async def test_the_same_action_sent_three_times_makes_one_set_of_events(server):
         action = view.legal_actions[0]
         replies = [await player.act(table_id, action, action_id="same-action") for _ in range(3)]
         assert [r.duplicate for r in replies] == [False, True, True]
-        assert len({r.version for r in replies}) == 1
-        assert (await player.view(table_id)).version == replies[0].version
+        # The first answer is the version right after the move; the table's own step after it
+        # (a claim window closing) is not in it, or its timing would tell who could claim. A
+        # retry answers the table as it is.
+        assert replies[0].version <= replies[1].version == replies[2].version
+        assert (await player.view(table_id)).version == replies[2].version
 
 
 async def test_two_different_actions_racing_for_one_turn_one_wins_the_other_is_told_why(server):

@@ -169,3 +169,22 @@ async def test_a_player_queueing_from_several_processes_at_once_gets_one_ticket(
     got = await asyncio.gather(*(s.enqueue(ticket("ann")) for s in stores))
     assert len({t.ticket_id for t in got}) == 1
 
+
+
+async def test_the_redis_script_forms_the_same_groups_as_the_memory_store(redis_url, redis_prefix):
+    rng = random.Random(3)
+    spec = dataclasses.replace(SPEC, band_start=50, band_widen_per_s=40, bot_fill_after_ms=8000)
+    for case in range(12):
+        memory, redis = MemoryTicketStore(), RedisTicketStore(redis_url, f"{redis_prefix}{case}")
+        try:
+            arrivals = sorted((rng.randrange(0, 20_000), rng.randrange(1300, 1700))
+                              for _ in range(rng.randrange(1, 30)))
+            for n, (at, rating) in enumerate(arrivals):
+                t = dataclasses.replace(ticket(f"p{n}", NOW + at, rating), expires_ms=NOW + 10**6)
+                await memory.enqueue(t)
+                await redis.enqueue(t)
+            now, limit = NOW + 20_000, rng.randrange(1, 6)
+            got = [await s.form(spec, now, 5000, limit) for s in (memory, redis)]
+            assert [(m.players, m.bots) for m in got[0]] == [(m.players, m.bots) for m in got[1]], case
+        finally:
+            await redis.close()
