@@ -72,6 +72,9 @@ RUNS = {
 }
 DAQI_STEPS = 30  # actions into the hand: bids, burying and a few tricks, well before its end
 HEX = re.compile(r"\b[0-9a-f]{32,}\b")  # commitments: hashes over a random salt per run
+# The instant a deadline falls: the two runs play at different times. What it may tell (a claim
+# window's) is held by tests/unit/services/game/test_claim_deadlines.py with a clock moved by hand.
+INSTANT = re.compile(r"deadline_at_ms: \d+")
 
 
 class Record:
@@ -90,7 +93,8 @@ class Record:
             text = text_format.MessageToString(reply, as_one_line=True)
         for own, name in self.names.items():
             text = text.replace(own, name)
-        self.seen[observer].append(f"{what}: {HEX.sub('<hash>', text)}")
+        text = INSTANT.sub("deadline_at_ms: <instant>", HEX.sub("<hash>", text))
+        self.seen[observer].append(f"{what}: {text}")
 
 
 async def _answer(call: Any) -> Any:
