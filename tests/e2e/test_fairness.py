@@ -14,6 +14,7 @@ from psycopg import sql
 from clients.client import Player, admin_replay, channel, play_seat
 from clients.deals import check_hand
 from engine.deal_check import HandCheck
+from services.game.feed import HISTORY_REUSE_S
 from tests.e2e.conftest import QIPAI
 from tests.e2e.test_game import FAST, SEATS, admin_of, verify
 
@@ -90,6 +91,9 @@ async def test_a_server_seed_changed_in_the_database_fails_every_check_and_verif
                 "WHERE stream_id = %s AND type = 'table.DealRevealed' AND data->>'hand' = '2'"
             ).format(sql.Identifier(pg_schema)), (json.dumps("ab" * 16), table_id)).rowcount
         assert changed == 1
+        # The server shares a stretch of history it read among the watchers that ask within
+        # HISTORY_REUSE_S (a real store's events never change): the changed rows show after.
+        await asyncio.sleep(HISTORY_REUSE_S + 0.5)
         for p in players:
             checks = {c.hand: c for c in await check_hand(p, table_id)}
             assert checks[1].ok

@@ -14,6 +14,7 @@ from psycopg import sql
 
 from clients.client import channel, play_seat
 from clients.deals import check_hand
+from services.game.feed import HISTORY_REUSE_S
 from tests.e2e.test_fairness import fair_table
 
 pytestmark = pytest.mark.e2e
@@ -54,6 +55,9 @@ async def test_a_dealt_or_drawn_tile_changed_after_the_fact_is_flagged_by_that_s
         drawn = next((v, d) for v, t, d in events if t == "mahjong.TileDrawn" and d["seat"] == 1)
         _change(postgres_url, pg_schema, table_id, drawn[0], ["tile"], "E" if drawn[1]["tile"] != "E" else "S")
 
+        # The server shares a stretch of history it read among the watchers that ask within
+        # HISTORY_REUSE_S (a real store's events never change): the changed rows show after.
+        await asyncio.sleep(HISTORY_REUSE_S + 0.5)
         checks = [[str(c) for c in await check_hand(p, table_id)] for p in players]
         assert checks[0][0].startswith("hand 1: DEAL MISMATCH: the tiles you were dealt: you were shown")
         assert checks[1][0].startswith("hand 1: DEAL MISMATCH: a tile you drew: you were shown")
