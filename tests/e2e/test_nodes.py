@@ -169,7 +169,12 @@ async def test_a_paused_node_whose_table_was_taken_over_cannot_write(nodes):
     command_ids = [json.loads(s.metadata_json).get("command_id") for s in steps
                    if "command" in json.loads(s.metadata_json)]
     assert command_ids.count(f"{mover.player_id}:stale-move") == 1  # written once, by node b
-    assert steps[-1].version == reply.version
+    # The answer is node b's write, counted as the mover's seat counts (the events it may see,
+    # up to its move's own; the table's follow-up step after it is not part of the answer).
+    metas = [json.loads(s.metadata_json) for s in steps]
+    first = next(i for i, m in enumerate(metas) if m.get("command_id") == f"{mover.player_id}:stale-move")
+    last = next((i - 1 for i in range(first + 1, len(metas)) if "command" in metas[i]), len(metas) - 1)
+    assert json.loads(steps[last].state_json)["seen"][view.seat] == reply.version
     writers = [json.loads(s.metadata_json)["node"] for s in steps if "command" in json.loads(s.metadata_json)]
     takeover = writers.index("node-b")
     assert set(writers[takeover:]) == {"node-b"}  # once node b took over, node a never wrote
