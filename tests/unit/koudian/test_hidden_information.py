@@ -5,7 +5,6 @@ claim it."""
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -15,7 +14,17 @@ from engine.core.errors import RuleViolation
 from engine.koudian import RULESET
 from engine.mahjong.actions import ClaimAnswered, CloseClaims, Discard, Pass, TileDrawn
 from engine.mahjong.tiles import FULL_SET, parse_tile
-from tests.unit.mahjong.observers import Step, play, scripted_hand, seen_by, table, twin_deals
+from tests.unit.mahjong.observers import (
+    Step,
+    discard_then_pass,
+    play,
+    refusal_or_events,
+    scripted_hand,
+    seen_by,
+    step_of,
+    table,
+    twin_deals,
+)
 
 from .table import DEALER, LOOSE_2, READY_ON_3P_6P
 
@@ -26,14 +35,8 @@ NO_PAIR = "3m 6m 9m 1p 7p 1s 3s 6s 9s N C F P"  # ... or not: the only differenc
 
 def discard_c(seat_3: str, answer: bool) -> list[Step]:
     """The dealer discards C; seat 3 passes if it was asked; seat 1 discards the E it drew."""
-    steps: list[Step] = []
     deal = {"dealer": 0, "hands": [DEALER, READY_ON_3P_6P, LOOSE_2, seat_3], "wall": "E 9s 2m 3m"}
-    state = play(RULESET, table(RULESET), RULESET.fixed_deal(deal, b"salt"), steps)
-    state = play(RULESET, state, Discard(0, C), steps)
-    if answer:
-        state = play(RULESET, state, Pass(3), steps)
-    play(RULESET, state, Discard(1, E), steps)
-    return steps
+    return discard_then_pass(RULESET, deal, C, 3 if answer else None, E)
 
 
 def test_a_discard_opens_the_same_claim_window_for_the_others_whether_or_not_a_seat_can_pong_it():
@@ -52,31 +55,21 @@ def test_a_discard_opens_the_same_claim_window_for_the_others_whether_or_not_a_s
     assert isinstance(can[3].command, CloseClaims) and isinstance(can[3].events[0], TileDrawn)
 
 
-def _at(steps: list[Step], cmd: Any) -> int:
-    return next(n for n, step in enumerate(steps) if step.command == cmd)
-
-
-def _pass(state: Any, seat: int) -> list[Any] | str:
-    try:
-        return RULESET.decide(state, Pass(seat))
-    except RuleViolation as exc:
-        return exc.code
-
 
 def test_a_pass_answers_alike_for_every_seat_that_cannot_claim_whether_or_not_another_can():
     can, cannot = discard_c(PAIR_OF_C, answer=True), discard_c(NO_PAIR, answer=False)
     window_can, window_cannot = can[1].state, cannot[1].state  # right after the discard
     for seat in (1, 2):
-        assert _pass(window_can, seat) == _pass(window_cannot, seat) == []
-    assert _pass(window_cannot, 3) == []
-    assert _pass(window_can, 0) == _pass(window_cannot, 0) == "own_tile"
+        assert refusal_or_events(RULESET, window_can, Pass(seat)) == refusal_or_events(RULESET, window_cannot, Pass(seat)) == []
+    assert refusal_or_events(RULESET, window_cannot, Pass(3)) == []
+    assert refusal_or_events(RULESET, window_can, Pass(0)) == refusal_or_events(RULESET, window_cannot, Pass(0)) == "own_tile"
     # The claimant's own pass is recorded (for it alone); the table's own step then closes the
     # window, as it does when nobody could claim: the claimant cannot tell either whether
     # another seat was still to answer.
-    assert [type(ev).__name__ for ev in _pass(window_can, 3)] == ["ClaimAnswered"]
+    assert [type(ev).__name__ for ev in refusal_or_events(RULESET, window_can, Pass(3))] == ["ClaimAnswered"]
     # Once the window is closed, for everyone alike: nothing to pass on.
-    closed_can, closed_cannot = (steps[_at(steps, Discard(1, E)) - 1].state for steps in (can, cannot))
-    assert _pass(closed_can, 2) == _pass(closed_cannot, 2) == "nothing_to_claim"
+    closed_can, closed_cannot = (steps[step_of(steps, Discard(1, E)) - 1].state for steps in (can, cannot))
+    assert refusal_or_events(RULESET, closed_can, Pass(2)) == refusal_or_events(RULESET, closed_cannot, Pass(2)) == "nothing_to_claim"
 
 
 def test_a_claim_a_seat_cannot_make_is_refused_for_its_own_reason_not_for_another_seats_tiles():

@@ -70,6 +70,32 @@ def scripted_hand(rs: AnyRuleset, deal: dict[str, Any], discards: int,
     return steps
 
 
+def discard_then_pass(rs: AnyRuleset, deal: dict[str, Any], discard: Tile, asked: int | None,
+                      then: Tile, options: dict[str, Any] | None = None) -> list[Step]:
+    """Deal `deal`; the dealer (seat 0) discards `discard`; seat `asked` passes (None: nobody was
+    asked); seat 1 discards `then`, the tile it drew."""
+    steps: list[Step] = []
+    state = play(rs, table(rs, options), rs.fixed_deal(deal, b"salt"), steps)
+    state = play(rs, state, Discard(0, discard), steps)
+    if asked is not None:
+        state = play(rs, state, Pass(asked), steps)
+    play(rs, state, Discard(1, then), steps)
+    return steps
+
+
+def step_of(steps: list[Step], cmd: Any) -> int:
+    """The index of the step that applied `cmd`."""
+    return next(n for n, step in enumerate(steps) if step.command == cmd)
+
+
+def refusal_or_events(rs: AnyRuleset, state: Any, cmd: Any) -> list[Any] | str:
+    """The events `cmd` would give now, or the code of the rule that refuses it."""
+    try:
+        return rs.decide(state, cmd)
+    except RuleViolation as exc:
+        return exc.code
+
+
 def seen_by(rs: AnyRuleset, steps: list[Step], observer: int | None) -> list[tuple[Any, ...]]:
     """Each step `observer` sees something of: its events as redacted for it, its view after,
     the public part of the deadline (timeout and reason: who owes it is not shown), its legal

@@ -10,14 +10,21 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.core.errors import RuleViolation
 from engine.mahjong.actions import CloseClaims, Discard, Pass
 from engine.mahjong.tiles import FULL_SET, parse_tile
 from engine.wuhan import RULESET
-from tests.unit.mahjong.observers import Step, play, scripted_hand, seen_by, table, twin_deals
+from tests.unit.mahjong.observers import (
+    Step,
+    discard_then_pass,
+    refusal_or_events,
+    scripted_hand,
+    seen_by,
+    step_of,
+    twin_deals,
+)
 
 OPTIONS: dict[str, Any] = {}
-W = parse_tile("W")
+W, E = parse_tile("W"), parse_tile("E")
 DEALER = "1m 4m 7m 2p 5p 8p 1s 4s 7s E S W N C"
 SEAT_1 = "123m 456m 789m 45p 99s"
 SEAT_2 = "2m 5m 8m 3p 6p 9p 2s 5s 8s E S W F"
@@ -27,30 +34,14 @@ NO_PAIR = "3m 6m 9m 7p 1s 3s 6s 9s N W F P 1p"  # ... or not: the only differenc
 
 def discard_w(seat_3: str, answer: bool) -> list[Step]:
     """The dealer discards W; seat 3 passes if it was asked; seat 1 discards the E it drew."""
-    steps: list[Step] = []
     deal = {"dealer": 0, "hands": [DEALER, SEAT_1, SEAT_2, seat_3], "wall": "E 9s 2m 3m", "indicator": "9p"}
-    state = play(RULESET, table(RULESET, OPTIONS), RULESET.fixed_deal(deal, b"salt"), steps)
-    state = play(RULESET, state, Discard(0, W), steps)
-    if answer:
-        state = play(RULESET, state, Pass(3), steps)
-    play(RULESET, state, Discard(1, parse_tile("E")), steps)
-    return steps
+    return discard_then_pass(RULESET, deal, W, 3 if answer else None, E, OPTIONS)
 
-
-def _at(steps: list[Step], cmd: Any) -> int:
-    return next(n for n, step in enumerate(steps) if step.command == cmd)
-
-
-def _pass(state: Any, seat: int) -> list[Any] | str:
-    try:
-        return RULESET.decide(state, Pass(seat))
-    except RuleViolation as exc:
-        return exc.code
 
 
 def test_a_discard_opens_the_same_claim_window_for_the_others_whether_or_not_a_seat_can_pong_it():
     can, cannot = discard_w(PAIR_OF_W, answer=True), discard_w(NO_PAIR, answer=False)
-    n = _at(can, Discard(0, W))
+    n = step_of(can, Discard(0, W))
     assert any(o[0] == 3 for o in can[n].events[-1].options)  # seat 3 was asked ...
     for observer in (0, 1, 2, None):  # ... and nobody else can tell
         assert seen_by(RULESET, can, observer) == seen_by(RULESET, cannot, observer)
@@ -62,13 +53,13 @@ def test_a_discard_opens_the_same_claim_window_for_the_others_whether_or_not_a_s
 
 def test_a_pass_answers_alike_for_every_seat_that_cannot_claim_whether_or_not_another_can():
     can, cannot = discard_w(PAIR_OF_W, answer=True), discard_w(NO_PAIR, answer=False)
-    n = _at(can, Discard(0, W))
+    n = step_of(can, Discard(0, W))
     window_can, window_cannot = can[n].state, cannot[n].state  # right after the discard
     for seat in (1, 2):
-        assert _pass(window_can, seat) == _pass(window_cannot, seat) == []
-    assert _pass(window_cannot, 3) == []
-    assert _pass(window_can, 0) == _pass(window_cannot, 0) == "own_tile"
-    assert _pass(can[-1].state, 2) == _pass(cannot[-1].state, 2)
+        assert refusal_or_events(RULESET, window_can, Pass(seat)) == refusal_or_events(RULESET, window_cannot, Pass(seat)) == []
+    assert refusal_or_events(RULESET, window_cannot, Pass(3)) == []
+    assert refusal_or_events(RULESET, window_can, Pass(0)) == refusal_or_events(RULESET, window_cannot, Pass(0)) == "own_tile"
+    assert refusal_or_events(RULESET, can[-1].state, Pass(2)) == refusal_or_events(RULESET, cannot[-1].state, Pass(2))
 
 
 @settings(max_examples=15, deadline=None)
