@@ -7,7 +7,7 @@ import contextlib
 import hashlib
 import json
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import grpc
@@ -224,27 +224,24 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
 
     @unary
     async def Leave(self, request: game_pb2.TableRequest, context: Any) -> game_pb2.TableResponse:
-        me = await self._caller()
-
-        async def local() -> game_pb2.TableResponse:
-            outcome = await self.tables.execute(_table_id(request.table_id), Leave(me.player_id),
-                                                command_id=_request_id(me, request.request_id),
-                                                actor=me.player_id)
-            return _response(outcome.table, me, outcome.duplicate)
-
-        return await self.forwarder.routed("Leave", request, context, local)
+        return await self._own_seat("Leave", Leave, request, context)
 
     @unary
     async def TakeBack(self, request: game_pb2.TableRequest, context: Any) -> game_pb2.TableResponse:
+        return await self._own_seat("TakeBack", TakeBack, request, context)
+
+    async def _own_seat(self, name: str, command: Callable[[str], Any], request: game_pb2.TableRequest,
+                        context: Any) -> game_pb2.TableResponse:
+        """A table command about the caller's own seat, with nothing but the caller in it."""
         me = await self._caller()
 
         async def local() -> game_pb2.TableResponse:
-            outcome = await self.tables.execute(_table_id(request.table_id), TakeBack(me.player_id),
+            outcome = await self.tables.execute(_table_id(request.table_id), command(me.player_id),
                                                 command_id=_request_id(me, request.request_id),
                                                 actor=me.player_id)
             return _response(outcome.table, me, outcome.duplicate)
 
-        return await self.forwarder.routed("TakeBack", request, context, local)
+        return await self.forwarder.routed(name, request, context, local)
 
     @unary
     async def Act(self, request: game_pb2.ActRequest, context: Any) -> game_pb2.TableResponse:
