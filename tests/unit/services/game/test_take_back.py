@@ -32,14 +32,21 @@ def owes(table: Table, seat: int) -> bool:
     return deadline is not None and seat in deadline.defaults
 
 
+def owes_turn(table: Table, seat: int) -> bool:
+    """Whether `seat` owes a decision everybody sees it owe: a claim window lasts its full time
+    even for a seat on auto-play, so as not to tell who owes it (docs/hidden-information.md)."""
+    deadline = table.rules.deadline(table.game)
+    return owes(table, seat) and deadline.window is None
+
+
 async def seat_on_auto_play(node: TableService, clock: FakeClock) -> tuple[str, int]:
-    """A koudian table where nobody acts until a seat is on auto-play and has a decision."""
+    """A koudian table where nobody acts until a seat is on auto-play and has its turn."""
     table_id = await seated(node, "koudian", OPTIONS, PLAYERS)
     table = await node.get(table_id)
     while not table.auto:
         table = await tick(node, clock, table_id)
     seat = min(table.auto)
-    while not owes(table, seat):
+    while not owes_turn(table, seat):
         table = await tick(node, clock, table_id)
     return table_id, seat
 
