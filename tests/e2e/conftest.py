@@ -118,3 +118,13 @@ def production_env(postgres_url: str, redis_url: str, pg_schema: str, redis_pref
     return {"QIPAI_DATABASE_URL": f"{postgres_url}{sep}schema={pg_schema}",
             "QIPAI_REDIS_URL": redis_url, "QIPAI_LIVE_NAMESPACE": redis_prefix.rstrip(":"),
             "QIPAI_NODE_ID": f"e2e-{uuid.uuid4().hex[:6]}"}
+
+
+@pytest.fixture(scope="session")
+def twenty_tables(tmp_path_factory: pytest.TempPathFactory, postgres_url: str,
+                  redis_url: str) -> Iterator[object]:
+    """20 tables of each ruleset played once for the session, with nonces and stakes
+    (tests/e2e/twenty_tables.py): the record of the run, its server still up."""
+    from tests.e2e.twenty_tables import shared_run
+
+    yield from shared_run(tmp_path_factory, postgres_url, redis_url)

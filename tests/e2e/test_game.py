@@ -49,20 +49,16 @@ async def verify(chan, table_id: str) -> admin_pb2.VerifyResponse:
     return await admin.admin.Verify(admin_pb2.VerifyRequest(table_id=table_id), metadata=admin.metadata)
 
 
-async def test_bots_play_20_tables_of_each_ruleset_at_once_and_every_table_verifies(server):
-    async with channel(server.address) as chan:
-        tables = []
-        for ruleset in ("koudian", "daqi", "wuhan", "jj"):
-            for _ in range(20):
-                tables.append(await new_table(chan, ruleset))
-        await asyncio.wait_for(asyncio.gather(*(
-            play_seat(p, table_id, "greedy", seed=n * 10 + i)
-            for n, (table_id, players) in enumerate(tables) for i, p in enumerate(players))), 600)
-        for table_id, _ in tables:
+async def test_bots_play_20_tables_of_each_ruleset_at_once_and_every_table_verifies(twenty_tables):
+    # The shared run (tests/e2e/twenty_tables.py): bots played 20 tables of each ruleset, many at once.
+    run = twenty_tables
+    assert sorted(t.ruleset for t in run.tables) == sorted(list(SEATS) * 20)
+    async with channel(run.address) as chan:
+        for table in run.tables:
             # The next hand may have begun by itself since (between-hands timer): look at the log.
-            steps = await admin_replay(admin_of(chan), table_id)
-            assert any(s.type.endswith(".HandEnded") for s in steps), table_id
-            result = await verify(chan, table_id)
+            steps = await admin_replay(admin_of(chan), table.table_id)
+            assert any(s.type.endswith(".HandEnded") for s in steps), table.table_id
+            result = await verify(chan, table.table_id)
             assert result.ok, list(result.problems)
             assert result.decks_checked >= 1
 

@@ -5,55 +5,35 @@ and every stack goes back to its player when they leave."""
 from __future__ import annotations
 
 import asyncio
-import uuid
 from collections import defaultdict
 
 import grpc
 import pytest
 from grpc_status import rpc_status
 
-from clients.client import Player, channel, play_seat
+from clients.client import Player, channel
 from engine import table as _table_events  # noqa: F401  (registers table.* events for decoding)
-from qipai.v1 import game_pb2, ledger_pb2
+from qipai.v1 import ledger_pb2
 from services.eventstore import open_event_store
 from services.ledger.settlement import SUBSCRIPTION
 from services.ledger.store import open_ledger
-from tests.e2e.test_game import SEATS, new_table
+from tests.e2e.test_game import SEATS
 
 pytestmark = pytest.mark.e2e
 
 WELCOME = 1000
-# Should a table's next hand start (10 s after the last) before its players have all left, the
-# server plays the empty seats to the end of it at this pace, and cashes them out then.
-MAHJONG_QUICK = {"turn_timeout_ms": 1000, "claim_timeout_ms": 1000}
-QUICK = {"koudian": MAHJONG_QUICK, "wuhan": MAHJONG_QUICK, "jj": MAHJONG_QUICK,
-         "daqi": {"deal_interval_ms": 0, "bid_window_ms": 0, "play_timeout_ms": 1000, "bury_timeout_ms": 1000}}
 
 
-async def leave(player: Player, table_id: str) -> None:
-    await player.game.Leave(game_pb2.TableRequest(table_id=table_id, request_id=uuid.uuid4().hex),
-                            metadata=player.metadata)
-
-
-async def play_then_leave(player: Player, table_id: str, seed: int) -> None:
-    """One hand, then stand up at once (before the next hand starts by itself)."""
-    await play_seat(player, table_id, "greedy", seed=seed)
-    await leave(player, table_id)
-
-
-async def test_every_hand_of_20_tables_per_ruleset_is_settled_once_and_stacks_return(start_server, production_env):
-    server = start_server(production_env)
-    url = production_env["QIPAI_DATABASE_URL"]
-    async with channel(server.address) as chan:
-        tables = [await new_table(chan, ruleset, {**QUICK[ruleset], "stake": 2})
-                  for ruleset in QUICK for _ in range(20)]
-        await asyncio.wait_for(asyncio.gather(*(
-            play_then_leave(p, table_id, n * 10 + i)
-            for n, (table_id, players) in enumerate(tables) for i, p in enumerate(players))), 600)
+async def test_every_hand_of_20_tables_per_ruleset_is_settled_once_and_stacks_return(twenty_tables):
+    # The shared run (tests/e2e/twenty_tables.py): 20 tables of each ruleset played a hand for
+    # stakes, then every player stood up.
+    run = twenty_tables
+    assert sorted(t.ruleset for t in run.tables) == sorted(list(SEATS) * 20)
+    url = run.database_url
     events = await open_event_store(url)
     ledger = await open_ledger(url)
     try:
-        streams = [table_id for table_id, _ in tables]
+        streams = [t.table_id for t in run.tables]
 
         async def cashed_out(stream: str) -> bool:
             kinds = [e.type for e in await events.read_stream(stream)]
@@ -77,7 +57,7 @@ async def test_every_hand_of_20_tables_per_ruleset_is_settled_once_and_stacks_re
                         payments += 1
                 buy_ins += ev.type == "table.StackBoughtIn"
                 cash_outs += ev.type == "table.StackCashedOut" and ev.data["chips"] > 0
-        players = {p.player_id for _, ps in tables for p in ps}
+        players = {p for t in run.tables for p in t.player_ids}
         assert payments > 0 and buy_ins == len(players)
         for player in players:
             assert await ledger.balance(f"player/{player}") == WELCOME + won[player], player
