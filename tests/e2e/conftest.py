@@ -114,10 +114,38 @@ def server_starter(tmp_path: Path) -> Iterator[StartServer]:
 @pytest.fixture
 def production_env(postgres_url: str, redis_url: str, pg_schema: str, redis_prefix: str) -> dict[str, str]:
     """QIPAI_ variables pointing a server at real Postgres (own schema) and Redis (own keys)."""
+    return _production_env(postgres_url, redis_url, pg_schema, redis_prefix)
+
+
+def _production_env(postgres_url: str, redis_url: str, schema: str, prefix: str) -> dict[str, str]:
     sep = "&" if "?" in postgres_url else "?"
-    return {"QIPAI_DATABASE_URL": f"{postgres_url}{sep}schema={pg_schema}",
-            "QIPAI_REDIS_URL": redis_url, "QIPAI_LIVE_NAMESPACE": redis_prefix.rstrip(":"),
+    return {"QIPAI_DATABASE_URL": f"{postgres_url}{sep}schema={schema}",
+            "QIPAI_REDIS_URL": redis_url, "QIPAI_LIVE_NAMESPACE": prefix.rstrip(":"),
             "QIPAI_NODE_ID": f"e2e-{uuid.uuid4().hex[:6]}"}
+
+
+# For a module whose tests each make their own tables and players, so that they can share one
+# server: started once, not once a test.
+
+
+@pytest.fixture(scope="module")
+def module_start_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StartServer]:
+    """`start_server` whose servers stop when the module's tests are done."""
+    with server_starter(tmp_path_factory.mktemp("module")) as start:
+        yield start
+
+
+@pytest.fixture(scope="module")
+def module_production_env(postgres_url: str, redis_url: str) -> Iterator[dict[str, str]]:
+    """`production_env` for a whole module (its own schema and key prefix, dropped after it)."""
+    from tests.conftest import drop_keys, drop_schema
+
+    schema, prefix = f"m_{uuid.uuid4().hex[:16]}", f"test:{uuid.uuid4().hex[:12]}:"
+    try:
+        yield _production_env(postgres_url, redis_url, schema, prefix)
+    finally:
+        drop_schema(postgres_url, schema)
+        drop_keys(redis_url, prefix)
 
 
 @pytest.fixture(scope="session")

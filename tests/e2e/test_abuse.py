@@ -74,6 +74,12 @@ def test_without_a_key_the_server_generates_one_kept_private_under_var_and_signs
 # -- options in range --------------------------------------------------------------------------
 
 
+@pytest.fixture(scope="module")
+def options_server(module_start_server):
+    """One server for every out-of-range option: each is refused, nothing is made."""
+    return module_start_server()
+
+
 @pytest.mark.parametrize(("ruleset", "options", "named"), [
     ("koudian", {"base_score": 1e300}, "'base_score' must be an integer in 1..1000"),
     ("koudian", {"turn_timeout_ms": 1e300}, "'turn_timeout_ms' must be an integer in 100..600000"),
@@ -84,8 +90,8 @@ def test_without_a_key_the_server_generates_one_kept_private_under_var_and_signs
     ("daqi", {"play_timeout_ms": 2.5}, "'play_timeout_ms'"),
 ])
 async def test_an_option_outside_its_range_is_invalid_argument_naming_it_and_its_range(
-        start_server, ruleset, options, named):
-    server = start_server()
+        options_server, ruleset, options, named):
+    server = options_server
     async with channel(server.address) as chan:
         ann = await Player.guest(chan, "ann")
         with pytest.raises(grpc.aio.AioRpcError) as err:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import subprocess
+from urllib.parse import parse_qs, urlsplit
 
 import psycopg
 import pytest
@@ -29,9 +30,10 @@ def check_hand_cli(server, table_id: str, token: str, hand: int) -> subprocess.C
                           timeout=60)
 
 
-@pytest.fixture
-def server(start_server, production_env):
-    return start_server(production_env)
+@pytest.fixture(scope="module")
+def server(module_production_env, module_start_server):
+    """One server for the tests here that each make their own tables."""
+    return module_start_server(module_production_env)
 
 
 async def fair_table(chan, ruleset: str, options: dict | None = None) -> tuple[str, list[Player]]:
@@ -64,7 +66,8 @@ async def test_every_client_checks_every_hand_of_20_tables_of_each_ruleset(twent
 
 
 async def test_a_server_seed_changed_in_the_database_fails_every_check_and_verify_naming_the_hand(
-        server, postgres_url, pg_schema):
+        server, postgres_url):
+    pg_schema = parse_qs(urlsplit(server.env["QIPAI_DATABASE_URL"]).query)["schema"][0]
     async with channel(server.address) as chan:
         table_id, players = await fair_table(chan, "koudian")
         await asyncio.wait_for(asyncio.gather(*(

@@ -26,9 +26,10 @@ POLL_S = 0.02
 WAIT_S = 120
 
 
-@pytest.fixture
-def server(start_server, production_env):
-    return start_server(production_env)
+@pytest.fixture(scope="module")
+def server(module_production_env, module_start_server):
+    """One server for the tests here that each make their own tables."""
+    return module_start_server(module_production_env)
 
 
 async def silent_table(chan: grpc.aio.Channel, options: dict[str, int]) -> tuple[str, list[Player]]:

@@ -38,9 +38,15 @@ def play_table(server, ruleset: str = "koudian") -> str:
     return asyncio.run(play())
 
 
-@pytest.fixture
-def played_table(start_server):
-    server = start_server()
+@pytest.fixture(scope="module")
+def server(module_start_server):
+    """One embedded-default server for the tests here: each plays or looks at its own table."""
+    return module_start_server()
+
+
+@pytest.fixture(scope="module")
+def played_table(server):
+    """A koudian table bots played one hand at, for the tests that only read it."""
     return server, play_table(server)
 
 
@@ -77,8 +83,7 @@ def test_replay_from_past_the_tables_end_says_so(played_table):
     assert out.returncode == 1 and "--from 100000 is past its end" in out.stderr
 
 
-def test_replay_prints_a_wuhan_score_as_a_formula_per_loser(start_server):
-    server = start_server()
+def test_replay_prints_a_wuhan_score_as_a_formula_per_loser(server):
     table_id = play_table(server, "wuhan")
     out = run(["replay", table_id], server.env)
     assert out.returncode == 0, out.stderr
@@ -89,16 +94,14 @@ def test_replay_prints_a_wuhan_score_as_a_formula_per_loser(start_server):
     assert run(["verify", table_id], server.env).returncode == 0
 
 
-def test_play_wuhan_in_the_terminal(start_server):
-    server = start_server()
+def test_play_wuhan_in_the_terminal(server):
     out = run(["play", "--ruleset", "wuhan"], server.env, stdin="chow 0x\n1\nquit\n", timeout=60)
     assert out.returncode == 0, out.stderr
     assert "your hand:" in out.stdout and "[1]" in out.stdout and "indicator" in out.stdout
     assert "bad tile '0x'" in out.stdout
 
 
-def test_replay_of_a_jj_win_lists_every_fan_with_its_value(start_server):
-    server = start_server()
+def test_replay_of_a_jj_win_lists_every_fan_with_its_value(server):
     table_id = play_table(server, "jj")
     out = run(["replay", table_id, "--no-hands"], server.env)
     assert out.returncode == 0, out.stderr
@@ -106,8 +109,7 @@ def test_replay_of_a_jj_win_lists_every_fan_with_its_value(start_server):
     assert "番" in won and "\n        = " in won  # one line per fan (名称 N番), then the total
 
 
-def test_replay_of_an_unknown_table_says_so(start_server):
-    server = start_server()
+def test_replay_of_an_unknown_table_says_so(server):
     out = run(["replay", "table-0000000000000000"], server.env)
     assert out.returncode == 1 and "NOT_FOUND" in out.stderr and "Traceback" not in out.stderr
 
@@ -115,8 +117,7 @@ def test_replay_of_an_unknown_table_says_so(start_server):
 REPRS = ("Meld(", "SeatCards(", "Trumps(", "None", "()", "Traceback")
 
 
-def test_play_shows_the_table_in_notation_and_explains_a_rejected_move(start_server):
-    server = start_server()
+def test_play_shows_the_table_in_notation_and_explains_a_rejected_move(server):
     answers = "discard 0x\n99\n" + "1\n" * 120 + "quit\n"
     out = run(["play", "--ruleset", "koudian"], server.env, stdin=answers, timeout=120)
     assert out.returncode == 0, out.stderr
@@ -131,8 +132,7 @@ def test_play_shows_the_table_in_notation_and_explains_a_rejected_move(start_ser
         assert bad not in out.stdout, bad
 
 
-def test_play_of_daqi_shows_the_deal_the_tricks_and_the_grade(start_server):
-    server = start_server()
+def test_play_of_daqi_shows_the_deal_the_tricks_and_the_grade(server):
     options = ["--option", "deal_interval_ms=0", "--option", "bid_window_ms=2000"]
     out = run(["play", "--ruleset", "daqi", "--bot", "random", *options], server.env,
               stdin="1\n" * 80 + "quit\n", timeout=120)
@@ -163,15 +163,15 @@ def play_until(server, timeout_ms: int, marker: str) -> list[str]:
     return seen
 
 
-def test_play_counts_down_and_says_when_the_server_plays_for_you(start_server):
-    text = "".join(play_until(start_server(), 1000, "auto-play (托管) on for you"))
+def test_play_counts_down_and_says_when_the_server_plays_for_you(server):
+    text = "".join(play_until(server, 1000, "auto-play (托管) on for you"))
     assert "your move (1 s left, then the server plays for you)>" in text
     assert "you ran out of time: the server played for you" in text
     assert "auto-play (托管) on for you" in text
 
 
-def test_play_reminds_you_when_a_deadline_is_near(start_server):
-    seen = play_until(start_server(), 7000, "⏱")
+def test_play_reminds_you_when_a_deadline_is_near(server):
+    seen = play_until(server, 7000, "⏱")
     assert "  ⏱ 5 s left before the server plays for you\n" in seen
     assert re.search(r"your move \([5-7] s left, then the server plays for you\)>", "".join(seen))
 
@@ -187,8 +187,7 @@ def test_play_refuses_what_it_cannot_play_in_one_line(args, says):
     assert out.stderr.strip().count("\n") == 0 and says in out.stderr, out.stderr
 
 
-def test_play_a_jj_table_in_the_terminal(start_server):
-    server = start_server()
+def test_play_a_jj_table_in_the_terminal(server):
     out = run(["play", "--ruleset", "jj"], server.env, stdin="discard 0x\n1\nquit\n", timeout=60)
     assert out.returncode == 0, out.stderr
     assert "your hand:" in out.stdout and "wild:" in out.stdout and "bad tile '0x'" in out.stdout
@@ -205,8 +204,7 @@ def test_demo_plays_tables_of_every_ruleset_and_prints_how_to_replay_them(tmp_pa
     assert f"QIPAI_GRPC_ADDR={address} .venv/bin/qipai replay" in out.stdout
 
 
-def test_play_says_deal_verified_when_a_hand_ends(start_server):
-    server = start_server()
+def test_play_says_deal_verified_when_a_hand_ends(server):
     out = run(["play", "--ruleset", "koudian"], server.env, stdin="1\n" * 150 + "quit\n", timeout=120)
     assert out.returncode == 0, out.stderr
     assert "✓ hand 1: deal verified" in out.stdout, out.stdout[-2000:]

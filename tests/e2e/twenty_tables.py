@@ -18,8 +18,9 @@ import asyncio
 import concurrent.futures
 import os
 import uuid
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
 
 import grpc
 import pytest
@@ -38,7 +39,7 @@ STAKE = 2
 # seat must reveal its nonce within the server's 5 s of its table's last commitment: with all 80
 # tables' clients in one process on a loaded machine, some would not (the protocol working, not
 # what these tests are about). Every seat follows its table before anyone commits, too.
-AT_ONCE = 16
+AT_ONCE = 12
 # Should a table's next hand start (10 s after the last) before its players have all left, the
 # server plays the empty seats to the end of it at this pace, and cashes them out then.
 MAHJONG_QUICK = {"turn_timeout_ms": 1000, "claim_timeout_ms": 1000}
@@ -74,17 +75,44 @@ async def play_then_leave(player: Player, table_id: str, seed: int,
     await leave(player, table_id)
 
 
+@dataclass(eq=False)
+class FollowingPlayer(Player):
+    """A player whose Watch streams tell (`following`) when one first brought an update."""
+
+    following: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def watch(self, table_id: str, from_version: int = 0, with_views: bool = False) -> Any:
+        return _Heard(super().watch(table_id, from_version, with_views), self.following)
+
+
+class _Heard:
+    """A Watch call that sets `heard` at its first update."""
+
+    def __init__(self, call: Any, heard: asyncio.Event) -> None:
+        self._call, self._heard = call, heard
+
+    async def __aiter__(self) -> AsyncIterator[Any]:
+        async for update in self._call:
+            self._heard.set()
+            yield update
+
+    def cancel(self) -> bool:
+        return bool(self._call.cancel())
+
+
 async def play_table(chan: grpc.aio.Channel, n: int, ruleset: str) -> PlayedTable:
-    players = [await Player.guest(chan, f"p{i}") for i in range(SEATS[ruleset])]
+    players = [await FollowingPlayer.guest(chan, f"p{i}") for i in range(SEATS[ruleset])]
     table_id = (await players[0].create_table(ruleset, {**QUICK[ruleset], "stake": STAKE})).table_id
     for i, p in enumerate(players):
         await p.join(table_id, i)
     checks: list[list[HandCheck]] = [[] for _ in players]
-    # Each seat follows the table from before its Ready, as a real client does, so that its
-    # reveal answers the deal's request at once.
+    # Each seat follows the table before anyone commits, as a real client does, so that its
+    # reveal answers the deal's request at once (not after its stream has opened).
     playing = [asyncio.create_task(play_then_leave(p, table_id, n * 10 + i, checks[i].append))
                for i, p in enumerate(players)]
     try:
+        async with asyncio.timeout(120):
+            await asyncio.gather(*(p.following.wait() for p in players))
         await asyncio.gather(*(p.ready(table_id, commit=True) for p in players))
         await asyncio.gather(*playing)
     finally:
