@@ -213,11 +213,22 @@ def live_redis_url(request: pytest.FixtureRequest) -> str:
 
 
 def drop_schema(postgres_url: str, name: str) -> None:
+    import time
+
     import psycopg
     from psycopg import sql
 
-    with psycopg.connect(postgres_url, autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(name)))
+    # A server a test started may still be writing there (fixtures end in the reverse of the
+    # order they began): Postgres may then pick the DROP as a deadlock's victim. Again, later.
+    for attempt in range(5):
+        try:
+            with psycopg.connect(postgres_url, autocommit=True) as conn:
+                conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(name)))
+            return
+        except psycopg.errors.DeadlockDetected:
+            if attempt == 4:
+                raise
+            time.sleep(0.5 * (attempt + 1))
 
 
 def drop_keys(redis_url: str, prefix: str) -> None:
