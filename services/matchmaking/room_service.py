@@ -8,6 +8,7 @@ result in (compare-and-set on the version), retrying when another call changed t
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
@@ -324,6 +325,9 @@ class RoomService:
         await self.store.untrack_start(code)
         return started
 
+    def _extend(self, room: Room, _now: int, *, until: int, at: int) -> Room:
+        return rules.extend_start(room, until, at, self.lease_ms)
+
     async def _renew(self, room: Room) -> None:
         """Keep renewing the lease of the start this process holds, every third of it, until
         the start is over (or another process took it over: this one was presumed dead)."""
@@ -333,7 +337,7 @@ class RoomService:
             now = self.clock_ms()
             try:
                 renewed = await self._update(
-                    room.code, lambda r, _: rules.extend_start(r, until, now, self.lease_ms))
+                    room.code, functools.partial(self._extend, until=until, at=now))
             except RoomNotFound:
                 return
             except Exception as exc:  # the store away: the lease may run out, which is safe

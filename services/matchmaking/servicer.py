@@ -89,7 +89,7 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServicer):
                                            admin=me.is_admin)
         position = await self.matchmaker.store.position(ticket)
         return ticket_message(ticket, position,
-                              self.matchmaker.estimated_wait_ms(ticket, self.matchmaker.clock_ms()))
+                              await self.matchmaker.estimated_wait_ms(ticket, self.matchmaker.clock_ms()))
 
     @unary
     async def ListQueues(self, request: pb.ListQueuesRequest, context: Any) -> pb.ListQueuesResponse:
