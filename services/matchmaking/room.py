@@ -48,6 +48,10 @@ class NotInRoom(Forbidden):
     """The caller is not a member of the room."""
 
 
+class NoSuchMember(NotFound):
+    """The member named (to kick) is not in the room."""
+
+
 class NotHost(Forbidden):
     """Only the host may kick, change the settings or start."""
 
@@ -228,7 +232,7 @@ def kick(room: Room, host: str, player_id: str, now_ms: int, expiry_ms: int) -> 
     if player_id == host:
         raise BadRoomSettings("the host cannot kick themselves: leave the room instead")
     if room.member(player_id) is None:
-        raise NotInRoom(f"{player_id} is not in room {room.code}")
+        raise NoSuchMember(f"{player_id} is not in room {room.code}: nobody to kick")
     return _without(room, player_id, now_ms, expiry_ms)
 
 
