@@ -11,8 +11,8 @@ from pathlib import Path
 import grpc
 import pytest
 
-from qipai.v1 import matchmaking_pb2_grpc
 from qipai.v1 import matchmaking_pb2 as pb
+from qipai.v1 import matchmaking_pb2_grpc
 from services import auth
 from tests.e2e.conftest import wait_healthy
 

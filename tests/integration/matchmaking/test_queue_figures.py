@@ -1,6 +1,7 @@
 """The queues' figures (ListQueues: matches and waits) live in the shared store, so every
 matchmaker process reports the same, whichever process seated the matches."""
 
+# ruff: noqa: F811  (the fixtures imported below are parameters of the tests)
 from __future__ import annotations
 
 import statistics

@@ -2,6 +2,7 @@
 store, so another process (its recovery, or the host starting again) finishes it with the same
 match once the lease ran out. On memory, a real Redis and a real Redis Cluster."""
 
+# ruff: noqa: F811  (the fixtures imported below are parameters of the tests)
 from __future__ import annotations
 
 import pytest
