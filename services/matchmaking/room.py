@@ -99,6 +99,15 @@ class Room:
     start_until_ms: int = 0
     """While starting: the lease of the process making the table. When it runs out (that
     process died) another process takes the start over and finishes it."""
+    attempt: int = 0
+    """Starts that failed for good (a member short of chips): the next start makes a new table
+    (`match_id`), with the settings the room has then."""
+
+    @property
+    def match_id(self) -> str:
+        """What its table is keyed by: one table per start attempt, the same for every process
+        that works on that attempt."""
+        return self.room_id if not self.attempt else f"{self.room_id}.{self.attempt}"
 
     def member(self, player_id: str) -> Member | None:
         return next((m for m in self.members if m.player_id == player_id), None)
@@ -293,12 +302,16 @@ def started(room: Room, table_id: str, now_ms: int, expiry_ms: int) -> Room:
                     start_until_ms=0, table_id=table_id)
 
 
-def start_failed(room: Room, unready: tuple[str, ...], now_ms: int, expiry_ms: int) -> Room:
-    """Making the table failed: the room is open again, and the members it failed for (short
-    of chips) are no longer ready."""
+def start_failed(room: Room, unready: tuple[str, ...], now_ms: int, expiry_ms: int,
+                 new_table: bool = True) -> Room:
+    """Making the table failed for good: the room is open again and the members it failed for
+    (short of chips) are no longer ready. With `new_table` (its seated members stood up again)
+    the next start makes a new table, with the settings the room has then; without, it goes on
+    with this one (members may still sit there)."""
     if not room.starting:
         return room
-    return _changed(room, now_ms, expiry_ms, starting=False, start_until_ms=0, members=tuple(
+    return _changed(room, now_ms, expiry_ms, starting=False, start_until_ms=0,
+                    attempt=room.attempt + new_table, members=tuple(
         replace(m, ready=False) if m.player_id in unready else m for m in room.members))
 
 
@@ -324,7 +337,8 @@ def dumps(room: Room) -> str:
         "members": [[m.player_id, m.seat, m.ready] for m in room.members],
         "state": room.state.value, "version": room.version, "expires_at_ms": room.expires_at_ms,
         "starting": room.starting, "table_id": room.table_id, "closed_reason": room.closed_reason,
-        "created_ms": room.created_ms, "start_until_ms": room.start_until_ms
+        "created_ms": room.created_ms, "start_until_ms": room.start_until_ms,
+        "attempt": room.attempt
     }, separators=(",", ":"), sort_keys=True)
 
 
@@ -336,4 +350,5 @@ def loads(text: str | bytes) -> Room:
                 Settings(s["ruleset"], s["options"], s["stake"], s["rounds"], s["seats"]),
                 d["auto_start"], tuple(Member(p, seat, ready) for p, seat, ready in d["members"]),
                 RoomState(d["state"]), d["version"], d["expires_at_ms"], d["starting"],
-                d["table_id"], d["closed_reason"], d["created_ms"], d.get("start_until_ms", 0))
+                d["table_id"], d["closed_reason"], d["created_ms"], d.get("start_until_ms", 0),
+                d.get("attempt", 0))

@@ -30,6 +30,9 @@ from services.matchmaking.room_config import RoomSettings
 from services.matchmaking.room_store import RoomStore
 from services.observability import ROOM_JOIN_FAILURES, log
 
+TRANSIENT = (Unavailable, ConnectionError, TimeoutError, asyncio.CancelledError)
+"""Failures a start outlives: it is taken over later, not undone."""
+
 MAX_RETRIES = 100
 CODE_TRIES = 20
 REQUEST_TTL_MS = 24 * 3600 * 1000
@@ -307,20 +310,26 @@ class RoomService:
         players = [m.player_id for m in sorted(room.members, key=lambda m: m.seat)]
         renewing = asyncio.create_task(self._renew(room))
         try:
-            table_id = await self.seat(room.room_id, s.ruleset, s.options, s.stake, players)
+            table_id = await self.seat(room.match_id, s.ruleset, s.options, s.stake, players)
         except CannotSit as exc:
             short = (exc.player_id,)
             await self._update(code, lambda r, now: rules.start_failed(r, short, now, self.expiry_ms))
             await self.store.untrack_start(code)
             raise
-        except BaseException:
-            await asyncio.shield(self._update(
-                code, lambda r, now: rules.start_failed(r, (), now, self.expiry_ms)))
+        except TRANSIENT:
+            # The game or the store away, or this process stopping: the room stays starting,
+            # and once the lease runs out a process (this one too) carries on with the same table.
+            log.warning("room_start_paused", code=code, room_id=room.room_id)
+            raise
+        except Exception:  # unexpected: open the room again, the next start goes on at this table
+            await self._update(code, lambda r, now: rules.start_failed(r, (), now, self.expiry_ms,
+                                                                       new_table=False))
             await self.store.untrack_start(code)
             raise
         finally:
             renewing.cancel()
-        log.info("room_started", code=code, room_id=room.room_id, table_id=table_id)
+        log.info("room_started", code=code, room_id=room.room_id, match_id=room.match_id,
+                 table_id=table_id)
         started = await self._update(code, lambda r, now: rules.started(r, table_id, now, self.expiry_ms))
         await self.store.untrack_start(code)
         return started

@@ -214,6 +214,9 @@ def test_a_failed_start_reopens_the_room_and_unreadies_who_it_failed_for():
     room = rules.start_failed(starting, ("cy",), T0 + 31, EXPIRY)
     assert not room.starting and room.state is RoomState.OPEN and room.start_until_ms == 0
     assert [m.player_id for m in room.members if not m.ready] == ["cy"]
+    assert room.match_id != starting.match_id == starting.room_id  # the next start: a new table
+    again = rules.start_failed(starting, (), T0 + 31, EXPIRY, new_table=False)
+    assert again.match_id == starting.match_id  # members may sit at this one: go on with it
 
 
 def test_a_leaving_host_hands_the_room_to_the_member_who_joined_earliest():
