@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import statistics
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 from prometheus_client import Counter, Gauge, Histogram
 
@@ -76,6 +76,9 @@ class Matchmaker:
         self.clock_ms, self.tick_s, self.poll_s = clock_ms, tick_s, poll_s
         self.lease_ms = config.lease_ms if lease_ms is None else lease_ms
         self.record_waits = record_waits  # every ticket's wait, for benchmarks
+        self.room_table: Callable[[str], Awaitable[str | None]] | None = None
+        """The table of the player's last private room (set by serving.py): sitting there
+        also keeps them from queueing."""
         self._seating = asyncio.Semaphore(MAX_SEATING)
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -98,10 +101,13 @@ class Matchmaker:
         if latest is not None and latest.live:
             return latest
         spec = self.spec(ruleset, preset, tier)
-        if latest is not None and latest.state == MATCHED and await self.game.seated(
-                latest.table_id, player_id):
-            raise AlreadySeated(f"you sit at table {latest.table_id}, whose match is not over: "
-                                f"finish it or leave it before queueing again")
+        tables = [latest.table_id] if latest is not None and latest.state == MATCHED else []
+        if self.room_table is not None and (room_table := await self.room_table(player_id)):
+            tables.append(room_table)
+        for table_id in tables:
+            if await self.game.seated(table_id, player_id):
+                raise AlreadySeated(f"you sit at table {table_id}, whose match is not over: "
+                                    f"finish it or leave it before queueing again")
         rating = round(DEFAULT_RATING)
         if self.ratings is not None:
             rating = round(await self.ratings.rating(player_id, spec.ruleset))

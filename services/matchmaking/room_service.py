@@ -33,6 +33,9 @@ from services.observability import ROOM_JOIN_FAILURES, log
 TRANSIENT = (Unavailable, ConnectionError, TimeoutError, asyncio.CancelledError)
 """Failures a start outlives: it is taken over later, not undone."""
 
+SEAT_MEMORY_MS = 7 * 24 * 3600 * 1000
+"""How long a member's room table is remembered (for Queue's seated check)."""
+
 MAX_RETRIES = 100
 CODE_TRIES = 20
 REQUEST_TTL_MS = 24 * 3600 * 1000
@@ -330,9 +333,15 @@ class RoomService:
             renewing.cancel()
         log.info("room_started", code=code, room_id=room.room_id, match_id=room.match_id,
                  table_id=table_id)
+        # Before the room says started: a member then cannot queue for a public table meanwhile.
+        await self.store.seat_players(table_id, players, SEAT_MEMORY_MS)
         started = await self._update(code, lambda r, now: rules.started(r, table_id, now, self.expiry_ms))
         await self.store.untrack_start(code)
         return started
+
+    async def table_of(self, player_id: str) -> str | None:
+        """The table of the last room `player_id` started in (they may have left it since)."""
+        return await self.store.table_of(player_id)
 
     def _extend(self, room: Room, _now: int, *, until: int, at: int) -> Room:
         return rules.extend_start(room, until, at, self.lease_ms)

@@ -4,7 +4,8 @@ Keys (`ns` is the live-state namespace): `ns:room:{code}` — a hash holding the
 JSON), its incarnation (`id`), version (`v`), until when it holds its code (`x`) and whether
 it closed (`c`), in the service's clock; `ns:room:{code}:log` — a stream of its versions for watchers (entry id
 `<version>-0`); `ns:roomreq:{key}` — the room a CreateRoom request id made; `ns:roomstarts` — a sorted set of
-the codes being started, by the end of their lease (one key: single-key commands only). A room's two keys
+the codes being started, by the end of their lease (one key: single-key commands only);
+`ns:roomseat:{player}` — the table of the last room the player started in. A room's two keys
 share the `{code}` hash tag, so each script below touches one slot (Redis Cluster). Both expire
 a while after the room stops holding its code, so an abandoned room costs nothing for long.
 """
@@ -149,6 +150,16 @@ class RedisRoomStore(RoomStore):
         with self._guard:
             codes = await self._client.zrangebyscore(self._starts, "-inf", now_ms, start=0, num=limit)
         return [c.decode() if isinstance(c, bytes) else str(c) for c in codes]
+
+    async def seat_players(self, table_id: str, players: list[str], ttl_ms: int) -> None:
+        with self._guard:
+            for player in players:  # one key per player: each in its own slot
+                await self._client.set(f"{self.namespace}:roomseat:{{{player}}}", table_id, px=ttl_ms)
+
+    async def table_of(self, player_id: str) -> str | None:
+        with self._guard:
+            held = await self._client.get(f"{self.namespace}:roomseat:{{{player_id}}}")
+        return None if held is None else bytes(held).decode()
 
     async def close(self) -> None:
         await self._connection.close()

@@ -9,7 +9,7 @@ import pytest
 
 from clients import rooms
 from clients.client import Player, channel
-from qipai.v1 import ledger_pb2, ledger_pb2_grpc, matchmaking_pb2
+from qipai.v1 import ledger_pb2, ledger_pb2_grpc, matchmaking_pb2, matchmaking_pb2_grpc
 
 pytestmark = pytest.mark.e2e
 
@@ -63,3 +63,20 @@ async def test_a_kick_must_name_a_member(start_server):
         assert stranger.code() == grpc.StatusCode.NOT_FOUND and "nobody to kick" in stranger.details()
         assert [m.player_id for m in (await rooms.kick(ann, room.code, bob.player_id)).members] == [
             ann.player_id]
+
+
+async def test_a_member_seated_at_a_rooms_table_cannot_queue_for_a_public_one(start_server):
+    server = start_server()
+    async with channel(server.address) as chan:
+        players = [await Player.guest(chan, name) for name in ("ann", "bob", "cy", "dee")]
+        room = await rooms.create_room(players[0], "koudian", stake=10)
+        for p in players[1:]:
+            await rooms.join_room(p, room.code)
+        for p in players:
+            room = await rooms.set_ready(p, room.code)
+        assert room.state == matchmaking_pb2.ROOM_STATE_STARTED
+        stub = matchmaking_pb2_grpc.MatchmakingStub(chan)
+        stream = stub.Queue(matchmaking_pb2.QueueRequest(ruleset="koudian"), metadata=players[1].metadata)
+        seated = await refused(stream.read())
+        assert seated.code() == grpc.StatusCode.FAILED_PRECONDITION
+        assert f"you sit at table {room.table_id}" in seated.details()
