@@ -35,6 +35,7 @@ from engine.koudian.state import (
     CONCEALED_KONG,
     DEAL,
     EXPOSED_KONG,
+    PHASES,
     PONGED,
     RESERVE,
     RESERVE_PER_KONG,
@@ -44,7 +45,6 @@ from engine.koudian.state import (
     Claims,
     Hand,
     MatchOver,
-    NoTable,
     Playing,
     Robbing,
     State,
@@ -66,6 +66,7 @@ from engine.mahjong.actions import (
     TileDrawn,
     Win,
 )
+from engine.mahjong.phases import turn_of
 from engine.mahjong.seat import SeatTiles
 from engine.mahjong.tiles import Tile, face_value, from_counts
 from engine.mahjong.wall import Wall, dealt_count
@@ -225,59 +226,29 @@ def decide(state: State, cmd: Command) -> list[Event]:
     """The events `cmd` causes, or RuleViolation with a stable code and a player's sentence."""
     if isinstance(cmd, StartHand | FixedDeal):
         return _deal(state, cmd)
-    if isinstance(state, NoTable):
-        raise RuleViolation(errors.NO_TABLE, "This table has not been created yet.")
-    if isinstance(state, MatchOver):
-        raise RuleViolation(errors.MATCH_OVER, "The match is over.")
-    if not isinstance(state, Playing):
-        raise RuleViolation(errors.NO_HAND_IN_PROGRESS, "No hand is being played; wait for the deal.")
+    playing = PHASES.to_move(state)
     handler = _COMMANDS.get(type(cmd))
     if handler is None:
         raise RuleViolation(errors.UNKNOWN_COMMAND, f"Koudian has no {type(cmd).__name__} move.")
     if not isinstance(cmd, CloseClaims):
         errors.check_seat(cmd.seat, SEATS)
-    log = _Log(state)
+    log = _Log(playing)
     handler(log, cmd)
     return log.events
 
 
 def _deal(state: State, cmd: StartHand | FixedDeal) -> list[Event]:
-    if isinstance(state, Playing):
-        raise RuleViolation(errors.HAND_IN_PROGRESS, "A hand is already being played.")
-    if isinstance(state, MatchOver):
-        raise RuleViolation(errors.MATCH_OVER, "The match is over.")
-    if not isinstance(state, BetweenHands):
-        raise RuleViolation(errors.NO_TABLE, "This table has not been created yet.")
-    log = _Log(state)
-    table = state.table
-    if isinstance(cmd, FixedDeal):
-        dealt = dealing.fixed(table.dealer, SEATS, cmd.dealer, cmd.order, cmd.salt)
-    else:
-        dealt = dealing.shuffled(table.dealer, SEATS, cmd.seed, cmd.salt)
-    if dealt.rolls is not None:
-        log.add(DealerChosen(dealt.rolls, dealt.dealer))
-    log.add(
-        HandStarted(
-            number=table.hands_played + 1,
-            dealer=dealt.dealer,
-            commitment=dealt.commitment,
-            dealt=dealt.hands,
-            dice=dealt.dice,
-            order=dealt.order,
-            seed=dealt.seed,
-            salt=cmd.salt,
-        )
-    )
+    between = PHASES.to_deal(state)
+    log = _Log(between)
+    table = between.table
+    started: list[Event] = dealing.started(cmd, table.dealer, table.hands_played + 1, SEATS, DealerChosen, HandStarted)
+    for ev in started:
+        log.add(ev)
     return log.events
 
 
 def _turn_of(log: _Log, seat: int) -> Turn:
-    phase = log.hand.phase
-    if not isinstance(phase, Turn):
-        raise RuleViolation(errors.NOT_YOUR_TURN, "The others are deciding on a discard; wait for them.")
-    if phase.seat != seat:
-        raise RuleViolation(errors.NOT_YOUR_TURN, f"It is seat {phase.seat}'s turn, not yours.")
-    return phase
+    return turn_of(log.hand.phase, seat, Turn)
 
 
 def _holds(sh: SeatTiles, tile: Tile) -> None:

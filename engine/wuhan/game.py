@@ -32,6 +32,7 @@ from engine.mahjong.actions import (
     Win,
 )
 from engine.mahjong.melds import KONG_ADDED, KONG_CONCEALED, KONG_EXPOSED
+from engine.mahjong.phases import turn_of
 from engine.mahjong.seat import SeatTiles
 from engine.mahjong.tiles import Tile, format_tiles, from_counts
 from engine.mahjong.wall import Wall, dealt_count
@@ -59,6 +60,7 @@ from engine.wuhan.state import (
     CLAIMED,
     DEAL,
     LAST_DRAWS,
+    PHASES,
     REPLACEMENT,
     RESERVE,
     SEATS,
@@ -68,7 +70,6 @@ from engine.wuhan.state import (
     Hand,
     LastFour,
     MatchOver,
-    NoTable,
     Playing,
     Robbing,
     State,
@@ -274,61 +275,33 @@ def decide(state: State, cmd: Command) -> list[Event]:
     """The events `cmd` causes, or RuleViolation with a stable code and a player's sentence."""
     if isinstance(cmd, StartHand | FixedDeal):
         return _deal(state, cmd)
-    if isinstance(state, NoTable):
-        raise RuleViolation(errors.NO_TABLE, "This table has not been created yet.")
-    if isinstance(state, MatchOver):
-        raise RuleViolation(errors.MATCH_OVER, "The match is over.")
-    if not isinstance(state, Playing):
-        raise RuleViolation(errors.NO_HAND_IN_PROGRESS, "No hand is being played; wait for the deal.")
+    playing = PHASES.to_move(state)
     handler = _COMMANDS.get(type(cmd))
     if handler is None:
         raise RuleViolation(errors.UNKNOWN_COMMAND, f"Wuhan mahjong has no {type(cmd).__name__} move.")
     if not isinstance(cmd, CloseClaims):
         errors.check_seat(cmd.seat, SEATS)
-    log = _Log(state)
+    log = _Log(playing)
     handler(log, cmd)
     return log.events
 
 
 def _deal(state: State, cmd: StartHand | FixedDeal) -> list[Event]:
-    if isinstance(state, Playing):
-        raise RuleViolation(errors.HAND_IN_PROGRESS, "A hand is already being played.")
-    if isinstance(state, MatchOver):
-        raise RuleViolation(errors.MATCH_OVER, "The match is over.")
-    if not isinstance(state, BetweenHands):
-        raise RuleViolation(errors.NO_TABLE, "This table has not been created yet.")
-    log = _Log(state)
-    table = state.table
-    if isinstance(cmd, FixedDeal):
-        dealt = dealing.fixed(table.dealer, SEATS, cmd.dealer, cmd.order, cmd.salt)
-    else:
-        dealt = dealing.shuffled(table.dealer, SEATS, cmd.seed, cmd.salt)
-    if dealt.rolls is not None:
-        log.add(DealerChosen(dealt.rolls, dealt.dealer))
-    log.add(
-        HandStarted(
-            number=table.hands_played + 1,
-            dealer=dealt.dealer,
-            commitment=dealt.commitment,
-            dealt=dealt.hands,
-            dice=dealt.dice,
-            order=dealt.order,
-            seed=dealt.seed,
-            salt=cmd.salt,
-        )
-    )
+    between = PHASES.to_deal(state)
+    log = _Log(between)
+    table = between.table
+    started: list[Event] = dealing.started(cmd, table.dealer, table.hands_played + 1, SEATS, DealerChosen, HandStarted)
+    for ev in started:
+        log.add(ev)
     roles = Roles(log.hand.wall.next_live())
     log.add(IndicatorTurned(roles.indicator, roles.laizi, roles.skins))
     return log.events
 
 
 def _turn_of(log: _Log, seat: int) -> Turn | LastFour:
-    phase = log.hand.phase
-    if not isinstance(phase, Turn | LastFour):
-        raise RuleViolation(errors.NOT_YOUR_TURN, "The others are deciding on a tile; wait for them.")
-    if phase.seat != seat:
-        raise RuleViolation(errors.NOT_YOUR_TURN, f"It is seat {phase.seat}'s turn, not yours.")
-    return phase
+    turn = turn_of(log.hand.phase, seat, (Turn, LastFour), waiting="a tile")
+    assert isinstance(turn, Turn | LastFour)  # what turn_of checked (mypy joins the tuple's types)
+    return turn
 
 
 def _normal_turn_of(log: _Log, seat: int, move: str) -> Turn:
