@@ -238,13 +238,8 @@ def decide(state: State, cmd: Command) -> list[Event]:
 
 
 def _deal(state: State, cmd: StartHand | FixedDeal) -> list[Event]:
-    between = PHASES.to_deal(state)
-    log = _Log(between)
-    table = between.table
-    started: list[Event] = dealing.started(cmd, table.dealer, table.hands_played + 1, SEATS, DealerChosen, HandStarted)
-    for ev in started:
-        log.add(ev)
-    return log.events
+    table = PHASES.to_deal(state).table
+    return dealing.started(cmd, table.dealer, table.hands_played + 1, SEATS, DealerChosen, HandStarted)
 
 
 def _turn_of(log: _Log, seat: int) -> Turn:

@@ -287,9 +287,8 @@ def decide(state: State, cmd: Command) -> list[Event]:
 
 
 def _deal(state: State, cmd: StartHand | FixedDeal) -> list[Event]:
-    between = PHASES.to_deal(state)
-    log = _Log(between)
-    table = between.table
+    table = PHASES.to_deal(state).table
+    log = _Log(state)
     started: list[Event] = dealing.started(cmd, table.dealer, table.hands_played + 1, SEATS, DealerChosen, HandStarted)
     for ev in started:
         log.add(ev)
