@@ -522,23 +522,15 @@ def _answer(log: _Log, seat: int, claim: str) -> None:
     if not isinstance(phase, Claims | Robbing):
         raise RuleViolation("nothing_to_claim", "There is nothing to claim or pass on now.")
     window = phase.window
-    allowed = window.options_of(seat)
-    if not allowed and _always(log) and not any(s == seat for s, _ in window.answers):
-        # Every seat but the source answers alike whether or not another seat can claim: a pass
-        # is taken (and changes nothing: a seat that cannot claim has passed already), a claim
-        # is refused for the seat's own reason.
-        if seat == window.source:
-            raise RuleViolation("own_tile", f"You cannot claim your own {window.tile}.")
-        if claim == claims.PASS:
-            return
-        raise RuleViolation(f"cannot_{claim}", f"You cannot {claim} {window.tile}.")
-    if not allowed:
-        raise RuleViolation("cannot_claim", f"You cannot claim {phase.window.tile} (or you already answered).")
-    if claim != claims.PASS and claim not in allowed:
-        raise RuleViolation(f"cannot_{claim}", f"You cannot {claim} {phase.window.tile}.")
+    if not claims.to_record(window, seat, claim, _always(log), _refused, unasked=" (or you already answered)"):
+        return
     log.add(ClaimAnswered(seat, claim))
     if not _always(log):  # else the table's own step resolves the window (follow_up)
         _resolve_if_decided(log)
+
+
+def _refused(claim: str, tile: Tile) -> RuleViolation:
+    return RuleViolation(f"cannot_{claim}", f"You cannot {claim} {tile}.")
 
 
 def _resolve_if_decided(log: _Log) -> None:

@@ -388,20 +388,8 @@ def _answer(log: _Log, seat: int, claim: str) -> None:
     window = phase.window
     if any(s == seat for s, _ in window.answers):
         raise RuleViolation("already_answered", "You have already answered this discard.")
-    allowed = window.options_of(seat)
-    if not allowed and _always(log):
-        # Every seat but the source answers alike whether or not another seat can claim: a pass
-        # is taken (and changes nothing: a seat that cannot claim has passed already), a claim
-        # is refused for the seat's own reason.
-        if seat == window.source:
-            raise RuleViolation("own_tile", f"You cannot claim your own {window.tile}.")
-        if claim == claims.PASS:
-            return
-        raise RuleViolation(_REFUSAL[claim][0], _REFUSAL[claim][1].format(tile=window.tile))
-    if not allowed:
-        raise RuleViolation("cannot_claim", f"You cannot claim {window.tile}.")
-    if claim != claims.PASS and claim not in allowed:
-        raise RuleViolation(_REFUSAL[claim][0], _REFUSAL[claim][1].format(tile=window.tile))
+    if not claims.to_record(window, seat, claim, _always(log), _refused):
+        return
     log.add(ClaimAnswered(seat, claim))
     window = log.hand.phase.window  # type: ignore[union-attr]
     if window.decided() and not _always(log):  # else the table's own step resolves it (follow_up)
@@ -413,6 +401,11 @@ _REFUSAL = {
     claims.PONG: ("cannot_pong", "You cannot pong {tile}."),
     claims.KONG: ("cannot_kong", "You cannot kong {tile}."),
 }
+
+
+def _refused(claim: str, tile: Tile) -> RuleViolation:
+    code, text = _REFUSAL[claim]
+    return RuleViolation(code, text.format(tile=tile))
 
 
 def _resolve(log: _Log, window: claims.ClaimWindow, robbing: bool) -> None:

@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any, overload
 
 from engine.core.contract import Deadline
+from engine.core.errors import RuleViolation
 from engine.core.messages import value
 from engine.mahjong.actions import Chow, CloseClaims, Kong, Pass, Pong, Win
 from engine.mahjong.tiles import Tile
@@ -162,3 +163,25 @@ def window_deadline(reason: str, hand_number: int, wall: Wall, window: ClaimWind
     if window.decided(priority):
         return Deadline({None: CloseClaims()}, timeout_ms, reason, identity)
     return Deadline({s: default(s) for s in window.pending()}, timeout_ms, reason, identity)
+
+
+def to_record(window: ClaimWindow, seat: int, claim: str, always: bool, refusal: Callable[[str, Tile], RuleViolation],
+              unasked: str = "") -> bool:
+    """Whether `seat`'s answer `claim` (a claim kind or PASS) to `window` is to be recorded; else
+    RuleViolation, `refusal(claim, tile)` for a claim the seat may not make. With `always` (the
+    window opens after every discard, WINDOW_ALWAYS) every seat but the source answers alike
+    whether or not another seat can claim: the pass of a seat that was not asked is taken, and is
+    not recorded (it changes nothing: it has passed already); its claim is refused for its own
+    reason. `unasked` ends the refusal of a seat that was not asked otherwise."""
+    allowed = window.options_of(seat)
+    if not allowed and always and not any(s == seat for s, _ in window.answers):
+        if seat == window.source:
+            raise RuleViolation("own_tile", f"You cannot claim your own {window.tile}.")
+        if claim == PASS:
+            return False
+        raise refusal(claim, window.tile)
+    if not allowed:
+        raise RuleViolation("cannot_claim", f"You cannot claim {window.tile}{unasked}.")
+    if claim != PASS and claim not in allowed:
+        raise refusal(claim, window.tile)
+    return True

@@ -440,6 +440,11 @@ _REFUSAL = {
 }
 
 
+def _refused(claim: str, tile: Tile) -> RuleViolation:
+    code, text = _REFUSAL.get(claim, ("cannot_claim", "You cannot claim {tile} that way."))
+    return RuleViolation(code, text.format(tile=tile))
+
+
 def _always(log: _Log) -> bool:
     """Whether this table opens a window after every discard (engine.mahjong.claims)."""
     return log.options.claim_window == claims.WINDOW_ALWAYS
@@ -459,22 +464,8 @@ def _answer(log: _Log, seat: int, claim: str, chow_low: Tile | None = None) -> N
     window = phase.window
     if any(s == seat for s, _ in window.answers):
         raise RuleViolation("already_answered", "You have already answered this tile.")
-    allowed = window.options_of(seat)
-    if not allowed and _always(log):
-        # Every seat but the source answers alike whether or not another seat can claim: a pass
-        # is taken (and changes nothing: a seat that cannot claim has passed already), a claim
-        # is refused for the seat's own reason.
-        if seat == window.source:
-            raise RuleViolation("own_tile", f"You cannot claim your own {window.tile}.")
-        if claim == claims.PASS:
-            return
-        code, text = _REFUSAL.get(claim, ("cannot_claim", "You cannot claim {tile} that way."))
-        raise RuleViolation(code, text.format(tile=window.tile))
-    if not allowed:
-        raise RuleViolation("cannot_claim", f"You cannot claim {window.tile}.")
-    if claim != claims.PASS and claim not in allowed:
-        code, text = _REFUSAL.get(claim, ("cannot_claim", "You cannot claim {tile} that way."))
-        raise RuleViolation(code, text.format(tile=window.tile))
+    if not claims.to_record(window, seat, claim, _always(log), _refused):
+        return
     log.add(ClaimAnswered(seat, claim) if chow_low is None else ChowClaimed(seat, chow_low))
     window = log.hand.phase.window  # type: ignore[union-attr]
     if window.decided(claiming.PRIORITY) and not _always(log):  # else the table's own step (follow_up)
