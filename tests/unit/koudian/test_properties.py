@@ -9,12 +9,11 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.core.messages import decode, encode, to_json
+from engine.core.messages import to_json
 from engine.koudian import RULESET
 from engine.koudian.events import HandEnded, ReadyDeclared
 from engine.koudian.state import Playing
 from engine.mahjong.actions import DeclareReady, Discard, Kong, Pass, Pong, Win
-from engine.mahjong.bots import greedy_bot
 from engine.mahjong.melds import KONG_CONCEALED
 from engine.mahjong.tiles import ALL_TILES, from_counts, parse_tile
 from tests.unit.mahjong import properties
@@ -22,18 +21,7 @@ from tests.unit.mahjong import properties
 HANDS = settings(max_examples=15, deadline=None)
 
 
-def play_hands(seed: int, hands: int = 1) -> tuple[list[Any], list[Any]]:
-    """The events of `hands` bot-played hands and the state after each (tests.unit.mahjong.properties)."""
-    return properties.play_hands(RULESET, seed, hands, lambda rng: {}, greedy_bot, 0.7)
-
-
-@HANDS
-@given(st.integers(0, 2**32))
-def test_136_tiles_are_always_on_the_table_and_scores_sum_to_zero(seed):
-    _, states = play_hands(seed)
-    for state in states:
-        if state is not None:
-            assert RULESET.check(state) == []
+play_hands = properties.KOUDIAN_BOTS.play  # the events of bot-played hands and the state after each
 
 
 @HANDS
@@ -45,16 +33,6 @@ def test_payments_are_zero_sum(seed):
     for ev in ended:
         assert sum(ev.deltas) == 0
     assert sum(states[-1].table.scores) == 0
-
-
-@HANDS
-@given(st.integers(0, 2**32))
-def test_replaying_the_events_gives_the_live_state_and_events_survive_their_stored_form(seed):
-    log, states = play_hands(seed, hands=2)
-    state = RULESET.initial()
-    for ev in log:
-        state = RULESET.evolve(state, decode(*encode(ev)))
-    assert state == states[-1]
 
 
 def _tiles_in(data: Any) -> Counter[int]:

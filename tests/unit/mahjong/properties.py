@@ -7,12 +7,16 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core.contract import AnyRuleset, Bot, StartHand, Status
 from engine.core.errors import RuleViolation
+from engine.jj import RULESET as JJ
+from engine.koudian import RULESET as KOUDIAN
 from engine.mahjong.bots import random_bot
 from engine.mahjong.tiles import TileNotationError, parse_tile
+from engine.wuhan import RULESET as WUHAN
 
 
 def play_hands(rs: AnyRuleset, seed: int, hands: int, options: Callable[[random.Random], dict[str, Any]],
@@ -48,6 +52,28 @@ def play_hands(rs: AnyRuleset, seed: int, hands: int, options: Callable[[random.
             assert cmd in legal
             apply(cmd)
     return log, states
+
+
+@dataclass(frozen=True)
+class Bots:
+    """How a ruleset's property tests play: its table's options (drawn with the hand's rng), its
+    greedy bot and the share of moves it makes (the rest random)."""
+
+    ruleset: AnyRuleset
+    greedy: Bot
+    greedy_share: float
+    options: Callable[[random.Random], dict[str, Any]] = field(default=lambda rng: {})
+
+    def play(self, seed: int, hands: int = 1) -> tuple[list[Any], list[Any]]:
+        """`play_hands` at this ruleset's table."""
+        return play_hands(self.ruleset, seed, hands, self.options, self.greedy, self.greedy_share)
+
+
+# Greedy and random moves mixed, so that hands reach ready declarations, claims, every kind of
+# kong, robbing, wuhan's last four draws and wins.
+KOUDIAN_BOTS = Bots(KOUDIAN, KOUDIAN.bots["greedy"], 0.7)
+WUHAN_BOTS = Bots(WUHAN, WUHAN.bots["greedy"], 0.8, lambda rng: {"min_win": rng.choice([1, 8, 32])})
+JJ_BOTS = Bots(JJ, JJ.bots["greedy"], 0.7)
 
 
 def tiles_in(data: Any, skip: str) -> Counter[int]:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from engine.core.contract import StartHand, Status
 from engine.core.errors import RuleViolation
-from engine.core.messages import decode, encode, to_json
+from engine.core.messages import to_json
 from engine.driver import apply, bot_command, fold
 from engine.mahjong.actions import Chow, Discard, Kong, Pass, Pong, Win
 from engine.mahjong.melds import KONG_CONCEALED
@@ -28,18 +28,7 @@ from tests.unit.mahjong import properties
 HANDS = settings(max_examples=15, deadline=None)
 
 
-def play_hands(seed: int, hands: int = 1) -> tuple[list[Any], list[Any]]:
-    """The events of `hands` bot-played hands and the state after each (tests.unit.mahjong.properties)."""
-    return properties.play_hands(RULESET, seed, hands, lambda rng: {"min_win": rng.choice([1, 8, 32])}, greedy_bot, 0.8)
-
-
-@HANDS
-@given(st.integers(0, 2**32))
-def test_136_tiles_are_always_on_the_table_and_scores_sum_to_zero(seed):
-    _, states = play_hands(seed)
-    for state in states:
-        if state is not None:
-            assert RULESET.check(state) == []
+play_hands = properties.WUHAN_BOTS.play  # the events of bot-played hands and the state after each
 
 
 @HANDS
@@ -55,16 +44,6 @@ def test_payments_are_zero_sum_and_each_line_is_paid_by_its_loser_or_the_liable_
             assert s.deltas == ev.deltas and ev.deltas[s.winner] == s.total * RULESET.options().base_score
             assert all(line.payer in (line.seat, s.liable) for line in s.lines)
     assert sum(states[-1].table.scores) == 0
-
-
-@HANDS
-@given(st.integers(0, 2**32))
-def test_replaying_the_events_gives_the_live_state_and_events_survive_their_stored_form(seed):
-    log, states = play_hands(seed, hands=2)
-    state = RULESET.initial()
-    for ev in log:
-        state = RULESET.evolve(state, decode(*encode(ev)))
-    assert state == states[-1]
 
 
 def _tiles_in(data: Any) -> Counter[int]:
