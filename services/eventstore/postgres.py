@@ -544,28 +544,7 @@ async def _select_all(conn: psycopg.AsyncConnection, after: GlobalPosition, limi
 
 async def _migrate(conn: psycopg.AsyncConnection, schema: str) -> None:
     """Apply missing migrations in one transaction, serialised per schema by an advisory lock."""
-    wanted = migrations.load(migrations.POSTGRES_DIR)
-    ident = sql.Identifier(schema)
-    async with conn.transaction():
-        await conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"qipai.eventstore.{schema}",))
-        await conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(ident))
-        await conn.execute(sql.SQL("SET LOCAL search_path TO {}").format(ident))
-        await conn.execute(
-            "CREATE TABLE IF NOT EXISTS schema_migrations ("
-            " version integer PRIMARY KEY, name text NOT NULL, checksum text NOT NULL,"
-            " applied_at timestamptz NOT NULL DEFAULT now())"
-        )
-        cur = await conn.execute("SELECT version, checksum FROM schema_migrations")
-        applied: dict[int, str] = {version: checksum for version, checksum in await cur.fetchall()}
-        for migration in wanted:
-            if migration.version in applied:
-                migrations.verify(migration, applied[migration.version])
-                continue
-            await conn.execute(migration.sql)
-            await conn.execute(
-                "INSERT INTO schema_migrations (version, name, checksum) VALUES (%s, %s, %s)",
-                (migration.version, migration.name, migration.checksum),
-            )
+    await migrations.apply_postgres(conn, schema, migrations.POSTGRES_DIR, "schema_migrations", f"qipai.eventstore.{schema}")
 
 
 async def _one(cur: psycopg.AsyncCursor[Any]) -> tuple[Any, ...]:
