@@ -23,10 +23,10 @@ from tests.e2e.web.test_web_table import DESKTOP, admin_of, check_against_the_lo
 pytestmark = pytest.mark.e2e
 
 SEATS = 4
-TIMEOUT_MS = 3_000  # short, so that the idle seat goes on auto-play after two timeouts
+TIMEOUT_MS = 2_500  # short, so that the idle seat goes on auto-play after two timeouts
 OPTIONS = {"turn_timeout_ms": TIMEOUT_MS, "claim_timeout_ms": TIMEOUT_MS}
 # The page clicks its next decision when its countdown shows this many seconds: the decision has
-# then been open a second or more (far past the auto-play delay), with time left to click.
+# then been open half a second or more (past the auto-play delay), with over a second to click.
 CLICK_AT_LEFT = 2
 PRESS_MS = 120  # how long a person's click holds the button down
 WAIT_MS = 20_000  # for auto-play to come, and for the seat's next decision
@@ -116,7 +116,9 @@ async def test_the_page_shows_auto_play_and_its_deadline_and_takes_the_seat_back
 
     # That decision stayed open for the player far longer than the auto-play delay, and the page
     # counted down to the server's instant for it: a full timeout, not the auto-play delay.
-    clicked = done["clicked"]
+    clicked, played = done["clicked"], done["played"]
+    assert not clicked["auto"] and not played["auto"]  # nor did the page show it again
+    assert clicked["countdown"].startswith("限时") and int(clicked["countdown"].split()[1]) <= CLICK_AT_LEFT
     opened = [version for version, _, _ in _shown(steps, "koudian", seat)][clicked["version"] - 1]
     opened_at = at(next(s for s in steps if s.version == opened))
     assert (at(act) - opened_at).total_seconds() * 1000 > AUTO_PLAY_DELAY_MS
