@@ -9,7 +9,8 @@
 // played} (paths), received (path: every message the page received).
 // out: {table_id, seat, player_id, token} once seated; {auto: shown} once the page shows auto-play,
 // then waits for a line on stdin; {back: shown} once the page no longer does, then waits for a
-// line; {done: true, played: shown, clicked: shown, moved: [...]} once its click is answered.
+// line; {done: true, played: shown, clicked: shown, moved: [...]} once its click is answered;
+// {failed: the error, shown} instead when something did not come in time.
 // A `shown` is what the page shows: version, auto (the 托管 paragraph's text, "" without),
 // countdown (its text), deadline_at (the instant it counts down to), kinds (the action buttons).
 import { writeFileSync } from "node:fs";
@@ -88,6 +89,11 @@ try {
   await page.screenshot({ path: args.shots.played, fullPage: true });
   writeFileSync(args.received, JSON.stringify(await page.evaluate(() => window.qipaiReceived())));
   say({ done: true, played, clicked, moved });
+} catch (err) {
+  // What the page showed when it went wrong, for the test's message, and a picture of it.
+  say({ failed: String(err).split("\n")[0], shown: await shown().catch(() => null) });
+  await page.screenshot({ path: args.shots.auto.replace(/-auto\.png$/, "-failed.png"), fullPage: true }).catch(() => undefined);
+  process.exitCode = 1;
 } finally {
   input.close();
   await browser.close();

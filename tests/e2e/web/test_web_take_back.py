@@ -77,22 +77,24 @@ async def test_the_page_shows_auto_play_and_its_deadline_and_takes_the_seat_back
                                        for s, b in zip(others, bots, strict=True)))
             try:
                 # Two timeouts, and the page says that the server plays the seat, and until when.
-                auto = (await said(driver, WAIT_MS / 1000 + 30)).get("auto")
-                assert auto, "the page never showed that the server plays its seat"
+                line = await said(driver, WAIT_MS / 1000 + 30)
+                assert "auto" in line, f"the page never showed that the server plays its seat: {line}"
+                auto = line["auto"]
                 assert "托管中" in auto["auto"] and auto["takeBack"]
                 assert auto["countdown"].startswith("限时") and auto["deadline_at"] > 0
                 assert seat in (await me.view(table_id)).auto_play
                 await go_on(driver)
 
                 # 取消托管: the page no longer says so, and the server's view agrees.
-                back = (await said(driver, 30)).get("back")
-                assert back, "the page still shows auto-play after its 取消托管 was clicked"
+                line = await said(driver, 30)
+                assert "back" in line, f"the page still shows auto-play after its 取消托管 was clicked: {line}"
+                back = line["back"]
                 assert not back["auto"] and not back["takeBack"]
                 assert seat not in (await me.view(table_id)).auto_play
                 await go_on(driver)
 
                 done = await said(driver, WAIT_MS / 1000 + 30)
-                assert done.get("done"), "the page did not play the seat's next decision"
+                assert done.get("done"), f"the page did not play the seat's next decision: {done}"
                 assert await asyncio.wait_for(driver.wait(), 30) == 0
             finally:
                 playing.cancel()
