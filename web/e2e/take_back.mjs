@@ -9,7 +9,7 @@
 // played} (paths), received (path: every message the page received).
 // out: {table_id, seat, player_id, token} once seated; {auto: shown} once the page shows auto-play,
 // then waits for a line on stdin; {back: shown} once the page no longer does, then waits for a
-// line; {done: true, played: shown, clicked: shown, moved: [...]} once its click is answered;
+// line; {done: true, played: shown, clicked: shown, moved: [...], readied} once its click is answered;
 // {failed: the error, shown} instead when something did not come in time.
 // A `shown` is what the page shows: version, auto (the 托管 paragraph's text, "" without),
 // countdown (its text), deadline_at (the instant it counts down to), kinds (the action buttons).
@@ -57,13 +57,21 @@ try {
 
   // The seat's next decision waits for its player: the page clicks it once the countdown is down
   // to `clickAtLeft` seconds. A decision that went without a click (a claim window another seat's
-  // win closed, or the server playing the seat) is reported, and the next one is waited for.
+  // win closed, or the server playing the seat) is reported, and the next one is waited for; a
+  // hand that ended meanwhile is followed by the next (准备, as the page's player would).
   const moved = [];
   let clicked = null;
+  let readied = 0;
   const deadline = Date.now() + args.waitMs;
   while (!clicked) {
     if (Date.now() > deadline) throw new Error(`no decision of the seat clicked: ${JSON.stringify(moved)}`);
-    await page.waitForSelector("#actions button", { timeout: args.waitMs });
+    const next = await page.waitForSelector("#actions button, #ready", { timeout: args.waitMs });
+    if ((await next.getAttribute("id")) === "ready") {
+      await next.click({ timeout: 2000 });
+      await page.waitForSelector("#ready", { state: "detached", timeout: 10000 });
+      readied += 1;
+      continue;
+    }
     const open = await shown();
     if (!open.kinds.length) continue;
     await page.waitForFunction(({ version, left }) => {
@@ -88,7 +96,7 @@ try {
   const played = await shown();
   await page.screenshot({ path: args.shots.played, fullPage: true });
   writeFileSync(args.received, JSON.stringify(await page.evaluate(() => window.qipaiReceived())));
-  say({ done: true, played, clicked, moved });
+  say({ done: true, played, clicked, moved, readied });
 } catch (err) {
   // What the page showed when it went wrong, for the test's message, and a picture of it.
   say({ failed: String(err).split("\n")[0], shown: await shown().catch(() => null) });

@@ -73,7 +73,8 @@ async def test_the_page_shows_auto_play_and_its_deadline_and_takes_the_seat_back
             for s, bot in zip(others, bots, strict=True):
                 await bot.join(table_id, s)
                 await bot.ready(table_id)
-            playing = asyncio.gather(*(play_seat(b, table_id, "greedy", seed=s)
+            # Two hands: should the first end before the seat's next decision, the page plays on.
+            playing = asyncio.gather(*(play_seat(b, table_id, "greedy", seed=s, hands=2)
                                        for s, b in zip(others, bots, strict=True)))
             try:
                 # Two timeouts, and the page says that the server plays the seat, and until when.
