@@ -12,7 +12,8 @@
 // line; {done: true, played: shown, clicked: shown, moved: [...], readied} once its click is answered;
 // {failed: the error, shown} instead when something did not come in time.
 // A `shown` is what the page shows: version, auto (the 托管 paragraph's text, "" without),
-// countdown (its text), deadline_at (the instant it counts down to), kinds (the action buttons).
+// countdown (its text), deadline_at (the instant it counts down to), due (that instant as a clock
+// time, on hover), kinds (the action buttons).
 import { writeFileSync } from "node:fs";
 import { listen, open, say, sitAtNewTable } from "./page.mjs";
 
@@ -30,6 +31,7 @@ const shown = () => page.evaluate(() => {
     takeBack: document.querySelector("#take-back") !== null,
     countdown: countdown?.textContent?.trim() ?? "",
     deadline_at: Number(countdown?.getAttribute("data-deadline-at") ?? 0),
+    due: countdown?.getAttribute("title") ?? "",
     kinds: [...document.querySelectorAll("#actions button")].map((b) => b.getAttribute("data-kind")),
     error: document.querySelector("#error")?.textContent ?? "",
   };

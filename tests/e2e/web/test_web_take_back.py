@@ -83,6 +83,7 @@ async def test_the_page_shows_auto_play_and_its_deadline_and_takes_the_seat_back
                 auto = line["auto"]
                 assert "托管中" in auto["auto"] and auto["takeBack"]
                 assert auto["countdown"].startswith("限时") and auto["deadline_at"] > 0
+                assert auto["due"].startswith("到时 ")
                 assert seat in (await me.view(table_id)).auto_play
                 await go_on(driver)
 
