@@ -13,7 +13,7 @@
 // {failed: the error, shown} instead when something did not come in time.
 // A `shown` is what the page shows: version, auto (the 托管 paragraph's text, "" without),
 // countdown (its text), deadline_at (the instant it counts down to), due (that instant as a clock
-// time, on hover), kinds (the action buttons).
+// time, on hover), kinds (the action buttons), feed (the history's lines: [version, text]).
 import { writeFileSync } from "node:fs";
 import { listen, open, say, sitAtNewTable } from "./page.mjs";
 
@@ -33,6 +33,7 @@ const shown = () => page.evaluate(() => {
     deadline_at: Number(countdown?.getAttribute("data-deadline-at") ?? 0),
     due: countdown?.getAttribute("title") ?? "",
     kinds: [...document.querySelectorAll("#actions button")].map((b) => b.getAttribute("data-kind")),
+    feed: [...document.querySelectorAll("#feed li")].map((li) => [Number(li.getAttribute("data-version")), li.textContent.trim()]),
     error: document.querySelector("#error")?.textContent ?? "",
   };
 });

@@ -50,6 +50,11 @@ def command(step: Any) -> tuple[str, str]:
     return (meta["command"]["type"], meta["actor"]) if "command" in meta else ("", "")
 
 
+def seat_name(seat: int) -> str:
+    """How the page names its own seat (web/src/pieces.ts)."""
+    return f"座位{seat}(你)"
+
+
 def at(step: Any) -> datetime:
     return datetime.fromisoformat(json.loads(step.metadata_json)["time"])
 
@@ -117,6 +122,13 @@ async def test_the_page_shows_auto_play_and_its_deadline_and_takes_the_seat_back
     act = next(s for s in later if command(s) == ("table.Act", me.player_id))
     assert not [s for s in later if s.version < act.version and s.type in ("table.SeatTimedOut", "table.AutoPlaySet")
                 and json.loads(s.data_json)["seat"] == seat], "the server played the seat after it was taken back"
+
+    # The page's history says so too: 托管 when the server took the seat, 取消托管 when it was given back.
+    numbered = {version: n for n, (version, _, _) in enumerate(_shown(steps, "koudian", seat), 1)}
+    (put_on,) = [s for s in steps if s.version < taken.version and s.type == "table.AutoPlaySet"
+                 and json.loads(s.data_json) == {"seat": seat, "on": True}]
+    assert dict(auto["feed"]).get(numbered[put_on.version]) == f"{seat_name(seat)} 托管"
+    assert dict(back["feed"]).get(numbered[taken.version]) == f"{seat_name(seat)} 取消托管"
 
     # That decision stayed open for the player far longer than the auto-play delay, and the page
     # counted down to the server's instant for it: a full timeout, not the auto-play delay.
