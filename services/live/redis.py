@@ -265,17 +265,22 @@ class RedisLiveState(LiveState):
 
     async def update_table(
         self, table_id: str, events: Sequence[Published], view: View | None = None,
-        turn: Turn | None = None,
+        turn: Turn | None = None, *, then: Sequence[Published] = (),
     ) -> int:
         # The stream, the view and the deadline live in three hash slots: three scripts, one
         # round trip (each is idempotent by version, so their order across slots is free).
+        # `then` is a script of its own: Redis serves a blocked XREAD between two scripts.
         calls: list[tuple[Any, list[str], list[Any]]] = []
-        if events:
-            args: list[int | bytes] = [self._maxlen, self._idle_ttl_ms, wall_clock_ms()]
-            for event in events:
-                check_version(event.version)
-                args += [event.version, event.payload]
-            calls.append((self._publish, [self._stream_key(table_id)], args))
+        published = 0
+        now = wall_clock_ms()
+        for part in (events, then):
+            if part:
+                args: list[int | bytes] = [self._maxlen, self._idle_ttl_ms, now]
+                for event in part:
+                    check_version(event.version)
+                    args += [event.version, event.payload]
+                calls.append((self._publish, [self._stream_key(table_id)], args))
+                published += 1
         if view is not None:
             calls.append((self._set_view, [self._table_key(table_id, "view")],
                           [view.version, view.data, self._idle_ttl_ms]))
@@ -290,7 +295,7 @@ class RedisLiveState(LiveState):
             return 0
         with self._guard:
             results = await self._pipeliner.call(calls)
-        return int(results[0]) if events else 0
+        return sum(int(r) for r in results[:published])
 
     async def listen(self, table_id: str, after_version: int) -> AsyncIterator[Published]:
         async for message in self._fanout.listen(self._stream_key(table_id), after_version):
