@@ -1,9 +1,10 @@
 """The command pipeline: every change to a table goes through `execute`.
 
 Under the table's lock: hold the lease, load the table (cache, else snapshot + tail), decide
-(with every clock step due at once chained behind), append at the expected version under the
-lease's fencing token (retrying a conflict against a fresh load), then publish the new events
-to local watchers and the fan-out, refresh the cached public view and re-arm the deadline.
+(with every clock step due at once chained behind, then the table's own steps right after the
+command: `follow_ups`), append all that at the expected version under the lease's fencing token
+(retrying a conflict against a fresh load), then publish the new events to local watchers and
+the fan-out, refresh the cached public view and re-arm the deadline, in one Redis round trip.
 """
 
 from __future__ import annotations
