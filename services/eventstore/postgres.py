@@ -22,7 +22,10 @@ from .records import START, AppendRequest, GlobalPosition, RecordedEvent, Snapsh
 from .store import EventStore, Handler
 
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
-NOTIFY_INTERVAL = 0.02  # at most 50 wake-ups a second per process; subscribers also poll
+# At most 20 wake-ups a second per process; subscribers also poll. Each NOTIFY is a round trip
+# and a commit of its own: at 50 a second they were a third of a paced game node's Postgres
+# calls (issue 18), for remote subscribers (the ledger) that wait at most this much longer.
+NOTIFY_INTERVAL = 0.05
 # Errors meaning another transaction appended to one of the batch's streams first; the
 # statement was rolled back as a whole, so each append can simply be tried again on its own.
 _RACED = (psycopg.errors.UniqueViolation, psycopg.errors.DeadlockDetected)

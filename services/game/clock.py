@@ -52,6 +52,11 @@ class Deadlines:
     def delay_ms(table: Table) -> int | None:
         """How long the table's pending decision lasts, as every observer is shown it: from its
         last event, or for a claim window from its opening (None: no decision pending)."""
+        return Deadlines._delay_ms(table, _deadline(table))
+
+    @staticmethod
+    def _delay_ms(table: Table, deadline: Deadline | None) -> int | None:
+        """`delay_ms` with the table's pending decision (`_deadline`) already worked out."""
         if isinstance(table.deal, AwaitingReveals):
             return REVEAL_TIMEOUT_MS
         status = table.status
@@ -60,7 +65,6 @@ class Deadlines:
                 return None
             everyone_auto = all(table.is_auto(s) for s in range(len(table.seats)))
             return AUTO_PLAY_DELAY_MS if everyone_auto else BETWEEN_HANDS_MS
-        deadline = _deadline(table)
         if deadline is None:
             return None
         # Who owes a claim window is hidden: its length must not tell whether they are on auto-play.
@@ -104,7 +108,7 @@ class Deadlines:
         if window is not None and armed is not None and armed[2] == window and armed[1] is not None:
             shown: int | None = armed[1]  # the same window still open: a hidden answer moves nothing
         else:
-            delay = self.delay_ms(table)
+            delay = self._delay_ms(table, deadline)
             shown = None if delay is None else since_ms + delay
             if shown is not None and idle_due is not None:
                 shown = min(shown, idle_due)
