@@ -29,6 +29,17 @@ process's CPU seconds over the measured window ÷ the actions acknowledged in it
 The window opens once every seat's Watch stream has caught up on its table's history (the first
 update of each; `warm_up_s` / `paced_warm_up_s` say how long that took, at most WARM_UP_MAX_S:
 at that cap some streams were still catching up and the figures include that start-up work).
+The echo server runs on uvloop when it is installed, as `qipai serve` does.
+
+Messages per acknowledged action in the window (`[paced_]..._per_action`, counted where the bots
+receive them, so at no cost to the server): `watch_messages` (Watch updates), `watch_views`
+(those carrying a seat view), `watch_events`, and the unary calls `act_calls` (refused ones too),
+`get_view_calls`, `ready_calls`.
+
+How busy the machine was: `machine_busy` / `paced_machine_busy` / `workers_machine_busy` are the
+whole machine's CPU utilisation over the window, every process and every core (/proc/stat; 1.0:
+no core idle, so nothing was left for more workers to use), and `bots_cpu_ms_per_action` (and
+`paced_` / `workers_`) the load generator's own CPU per action, in this process.
 """
 
 from __future__ import annotations
