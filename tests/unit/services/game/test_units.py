@@ -4,6 +4,8 @@ clock and feed."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
+from typing import Any
 
 import pytest
 from structlog.contextvars import merge_contextvars
@@ -12,8 +14,9 @@ from structlog.testing import capture_logs
 from engine.core.contract import Status
 from engine.core.errors import RuleViolation
 from engine.table import Act, PlayerSeated, Sit, Table
+from services.game import pipeline
 from services.game.clock import BETWEEN_HANDS_MS, Deadlines
-from services.game.feed import MOVED, Batch, LocalFeed
+from services.game.feed import MOVED, Batch, LocalFeed, encode_payload
 from services.game.leases import NotHolder
 from services.game.pipeline import VersionConflict
 from services.game.repository import TableNotFound, TableRepository
@@ -192,6 +195,50 @@ async def test_commands_that_queue_up_while_a_watcher_is_busy_reach_it_as_one_ba
     await node.execute(table_id, Sit("dan"), command_id="dan:1", actor="dan")
     alone = await asyncio.wait_for(anext(stream), 5)
     assert alone.version == both.version + SIT and alone.actor == "dan"
+    await stream.aclose()
+
+
+async def test_a_batch_that_goes_apart_is_never_merged_into_the_one_queued_before_it(node, monkeypatch):
+    created = await node.create("daqi", {}, "ann")
+    table_id = created.table.table_id
+    publish = node.watcher.local.publish
+
+    def cai_apart(table_id: str, batch: Batch | None) -> None:  # as a claim window's close is
+        publish(table_id, batch if batch is None or batch.actor != "cai" else replace(batch, apart=True))
+
+    monkeypatch.setattr(node.watcher.local, "publish", cai_apart)
+    stream = node.watch(table_id, 0, 0)
+    await anext(stream)
+    for p in ("bob", "cai", "dan"):  # the watcher is not reading meanwhile: all three wait in its queue
+        await node.execute(table_id, Sit(p), command_id=f"{p}:1", actor=p)
+    bob = await asyncio.wait_for(anext(stream), 5)
+    assert bob.version == created.version + SIT and bob.actor == "bob"
+    cai_and_dan = await asyncio.wait_for(anext(stream), 5)  # what follows it may join it
+    assert [v for v, _ in cai_and_dan.events] == list(range(bob.version + 1, bob.version + 2 * SIT + 1))
+    await stream.aclose()
+
+
+async def test_a_watcher_on_another_node_splits_the_fan_out_where_a_batch_goes_apart(
+        node, store, live, clock, monkeypatch):
+    created = await node.create("daqi", {}, "ann")
+    table_id = created.table.table_id
+
+    def cai_apart(version: int, ev: Any, apart: bool = False) -> bytes:
+        return encode_payload(version, ev, apart or (ev.type == "table.PlayerSeated"
+                                                     and ev.data["player_id"] == "cai"))
+
+    monkeypatch.setattr(pipeline, "encode_payload", cai_apart)
+    other = other_node(store, live, clock)
+    await live.register_node("node-a", "a:1", 60_000)
+    stream = other.watch(table_id, 0, 0, poll_s=5)
+    await anext(stream)
+    for p in ("bob", "cai"):  # fanned out before the watcher reads: one read brings both
+        await node.execute(table_id, Sit(p), command_id=f"{p}:1", actor=p)
+    bob = await asyncio.wait_for(anext(stream), 5)
+    assert [v for v, _ in bob.events] == list(range(created.version + 1, created.version + SIT + 1))
+    assert bob.table.version == bob.version == created.version + SIT
+    cai = await asyncio.wait_for(anext(stream), 5)
+    assert [v for v, _ in cai.events] == list(range(bob.version + 1, bob.version + SIT + 1))
     await stream.aclose()
 
 
