@@ -9,7 +9,6 @@ the fan-out, refresh the cached public view and re-arm the deadline, in one Redi
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import json
 import secrets
@@ -176,14 +175,14 @@ class CommandPipeline:
                     # Watchers get the command and the table's own steps after it as two
                     # batches, as if stored apart: a seat must not see a window nobody could
                     # answer arrive together with its close (docs/hidden-information.md, "Claim
-                    # windows"). The pause lets every idle watcher take the first batch alone.
+                    # windows"); `apart` keeps them two even for a watcher that is behind.
                     mine = len(own_events)
                     self.local.publish(table_id, Batch(
                         own.version, [(base + n, ev) for n, ev in enumerate(own_events, 1)], own, actor))
                     if len(events) > mine:
-                        await asyncio.sleep(0)
                         self.local.publish(table_id, Batch(after.version, [
-                            (own.version + n, ev) for n, ev in enumerate(events[mine:], 1)], after, "server"))
+                            (own.version + n, ev) for n, ev in enumerate(events[mine:], 1)], after, "server",
+                            apart=True))
                     try:
                         await self._after_commit(after, new, base, before, mine)
                     except LiveStateUnavailable as exc:
@@ -256,7 +255,7 @@ class CommandPipeline:
         """Announce in the live state, in one round trip, what one append stored: its first `own`
         events (the command's) and, published after them as a separate script, the rest (the
         table's own steps that followed it), with the view and deadline of `table` after all."""
-        published = [Published(first_version + n, encode_payload(first_version + n, ev))
+        published = [Published(first_version + n, encode_payload(first_version + n, ev, apart=n == own + 1))
                      for n, ev in enumerate(new, start=1)]
         await self.live.update_table(table.table_id, published[:own],
                                      LiveView(table.version, public_view(table)),
