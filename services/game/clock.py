@@ -86,10 +86,7 @@ class Deadlines:
         table if that comes first, or none. Remembered as the table's armed deadline
         (`due_at_ms`): every deadline armed in the live state is computed here."""
         due, decision, window = self._due(table, since_ms)
-        self._armed[table.table_id] = (table.version, decision, window)
-        self._armed.move_to_end(table.table_id)
-        while len(self._armed) > ARMED_REMEMBERED:
-            self._armed.popitem(last=False)
+        self._remember(table.table_id, (table.version, decision, window))
         if due is None:
             return Turn("turn", None)
         return Turn("turn", due, str(table.version).encode())
@@ -120,11 +117,24 @@ class Deadlines:
     def due_at_ms(self, table: Table) -> int | None:
         """When the pending decision of `table` times out, in unix ms: the instant the deadline
         this node armed for this very version fires. Every GetView is answered by the node that
-        writes the table, which armed it (after each command, on taking the table over), so
-        every node reports the same instant. None when no decision is pending, or when this
-        node did not arm the table at this version (a Watch fed by another node's fan-out)."""
+        writes the table, which armed it (after each command, on taking the table over); a Watch
+        fed by another node's fan-out learns it from there (`learn`). None when no decision is
+        pending, or when this node neither armed nor learned the table at this version."""
         armed = self._armed.get(table.table_id)
         return armed[1] if armed is not None and armed[0] == table.version else None
+
+    def learn(self, table: Table, due_ms: int) -> None:
+        """Remember the deadline the node writing `table` armed at its version (told through
+        the fan-out), so that views of it given here show the same instant; and if this node
+        takes the table over mid claim window, the window keeps it."""
+        deadline = _deadline(table)
+        self._remember(table.table_id, (table.version, due_ms, None if deadline is None else deadline.window))
+
+    def _remember(self, table_id: str, armed: tuple[int, int | None, Hashable]) -> None:
+        self._armed[table_id] = armed
+        self._armed.move_to_end(table_id)
+        while len(self._armed) > ARMED_REMEMBERED:
+            self._armed.popitem(last=False)
 
     async def arm(self, table: Table, since_ms: int) -> None:
         turn = self.turn(table, since_ms)

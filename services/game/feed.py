@@ -19,24 +19,28 @@ from services.live.base import LiveState, LiveStateUnavailable
 from services.observability import log
 
 
-def encode_payload(version: int, ev: NewEvent, apart: bool = False) -> bytes:
+def encode_payload(version: int, ev: NewEvent, apart: bool = False, due_ms: int | None = None) -> bytes:
     """An event as fanned out to every node (unredacted: each watcher redacts for its seat),
     from its encoding for the store. `apart`: the first event of a batch that goes apart
-    (Batch.apart), so that watchers on other nodes split there too."""
-    msg = {"version": version, "type": ev.type, "schema": ev.schema_version, "data": ev.data}
+    (Batch.apart), so that watchers on other nodes split there too. `due_ms`: on the last event
+    of an append, when the table's pending decision times out (what views show, on every node)."""
+    msg: dict[str, Any] = {"version": version, "type": ev.type, "schema": ev.schema_version, "data": ev.data}
     if apart:
         msg["apart"] = 1
+    if due_ms is not None:
+        msg["due"] = due_ms
     return json.dumps(msg, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 def decode_payload(payload: bytes) -> tuple[int, Any]:
-    version, ev, _ = _decoded(payload)
+    version, ev, _, _ = _decoded(payload)
     return version, ev
 
 
-def _decoded(payload: bytes) -> tuple[int, Any, bool]:
+def _decoded(payload: bytes) -> tuple[int, Any, bool, int | None]:
     msg = json.loads(payload)
-    return msg["version"], decode(msg["type"], msg["schema"], msg["data"]), bool(msg.get("apart"))
+    return (msg["version"], decode(msg["type"], msg["schema"], msg["data"]), bool(msg.get("apart")),
+            msg.get("due"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,9 +116,10 @@ class Watcher:
     """Watch streams: local while this node serves the table, remote otherwise."""
 
     def __init__(self, repository: TableRepository, live: LiveState, local: LocalFeed,
-                 subscribe: Subscribe, serving: Callable[[str], bool]) -> None:
+                 subscribe: Subscribe, serving: Callable[[str], bool],
+                 learn_due: Callable[[Table, int], None] = lambda table, due_ms: None) -> None:
         self.repository, self.live, self.local = repository, live, local
-        self._subscribe, self._serving = subscribe, serving
+        self._subscribe, self._serving, self._learn_due = subscribe, serving, learn_due
         self._reads: dict[tuple[str, int, int], asyncio.Future[list[tuple[int, Any]]]] = {}
 
     async def watch(self, table_id: str, seat: int | None, after_version: int,
@@ -243,12 +248,14 @@ class Watcher:
                 events: list[tuple[int, Any]] = []
                 for version, payload in items:
                     if version == table.version + 1:
-                        _, ev, apart = _decoded(payload)
+                        _, ev, apart, due_ms = _decoded(payload)
                         if apart and events:  # told on its own, as the local feed does
                             yield Batch(table.version, shown(table, seat, events), table)
                             events = []
                         events.append((version, ev))
                         table = tables.evolve(table, ev)
+                        if due_ms is not None:  # the writer's deadline, for this node's views
+                            self._learn_due(table, due_ms)
                 if not items or items[-1][0] > table.version:
                     # Nothing for a while, or a gap: the store has everything.
                     for rec in await self.repository.events(table_id, table.version + 1):

@@ -255,11 +255,13 @@ class CommandPipeline:
         """Announce in the live state, in one round trip, what one append stored: its first `own`
         events (the command's) and, published after them as a separate script, the rest (the
         table's own steps that followed it), with the view and deadline of `table` after all."""
-        published = [Published(first_version + n, encode_payload(first_version + n, ev, apart=n == own + 1))
-                     for n, ev in enumerate(new, start=1)]
+        turn = self.deadlines.turn(table, self.clock_ms())
+        due_ms = self.deadlines.due_at_ms(table)
+        published = [Published(first_version + n, encode_payload(
+            first_version + n, ev, apart=n == own + 1, due_ms=due_ms if n == len(new) else None))
+            for n, ev in enumerate(new, start=1)]
         await self.live.update_table(table.table_id, published[:own],
-                                     LiveView(table.version, public_view(table)),
-                                     self.deadlines.turn(table, self.clock_ms()),
+                                     LiveView(table.version, public_view(table)), turn,
                                      then=published[own:])
         status = table.status
         if first_version == 0:  # the command created the table

@@ -223,9 +223,9 @@ async def test_a_watcher_on_another_node_splits_the_fan_out_where_a_batch_goes_a
     created = await node.create("daqi", {}, "ann")
     table_id = created.table.table_id
 
-    def cai_apart(version: int, ev: Any, apart: bool = False) -> bytes:
+    def cai_apart(version: int, ev: Any, apart: bool = False, due_ms: int | None = None) -> bytes:
         return encode_payload(version, ev, apart or (ev.type == "table.PlayerSeated"
-                                                     and ev.data["player_id"] == "cai"))
+                                                     and ev.data["player_id"] == "cai"), due_ms)
 
     monkeypatch.setattr(pipeline, "encode_payload", cai_apart)
     other = other_node(store, live, clock)
@@ -292,6 +292,27 @@ async def test_a_watcher_on_another_node_follows_the_fan_out(node, store, live, 
     await node.execute(table_id, Sit("bob"), command_id="bob:1", actor="bob")
     assert (await asyncio.wait_for(anext(stream), 5)).version == created.version + SIT
     assert table_id not in other.leases.held  # it watched without taking the table
+    await stream.aclose()
+
+
+async def test_a_view_on_another_node_shows_the_deadline_the_writing_node_armed(node, store, live, clock):
+    table_id = await seated(node, "koudian", {"turn_timeout_ms": 20_000, "claim_timeout_ms": 20_000},
+                            ["ann", "bob", "cai", "dan"])
+    other = other_node(store, live, clock)
+    await live.register_node("node-a", "a:1", 60_000)
+    stream = other.watch(table_id, 0, 0, poll_s=5)
+    history = await anext(stream)
+    assert other.deadlines.due_at_ms(history.table) is None  # read from the store: not told
+    table = await node.get(table_id)
+    seat = next(s for s in table.rules.deadline(table.game).defaults if s is not None)
+    clock.now += 1_234
+    move = table.rules.legal_actions(table.game, seat)[0]
+    await node.execute(table_id, Act(table.seats[seat], move), command_id="move", actor=table.seats[seat])
+    batch = await asyncio.wait_for(anext(stream), 5)
+    while batch.version < (await node.get(table_id)).version:  # a window's close comes apart
+        batch = await asyncio.wait_for(anext(stream), 5)
+    writer = node.deadlines.due_at_ms(await node.get(table_id))
+    assert writer is not None and other.deadlines.due_at_ms(batch.table) == writer
     await stream.aclose()
 
 
