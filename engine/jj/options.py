@@ -33,6 +33,10 @@ class Options:
     # When claim windows open (engine.mahjong.claims): 2 for tables created now, 1 for tables
     # recorded before the option existed.
     claim_window: int = revised(WINDOW_WHEN_CLAIMABLE, WINDOW_ALWAYS, WINDOW_WHEN_CLAIMABLE, WINDOW_ALWAYS)
+    # Whether a ponged or chowed discard leaves the discarder's river (1: it does, as every kong
+    # and discard win always did); 0 for tables recorded before the fix (rules revision 2),
+    # where it stayed on the river as well, so that they replay as they were played.
+    claimed_tile_leaves_river: int = revised(0, 1, 0, 1, since=2)
 
     @property
     def xuezhan(self) -> bool:
