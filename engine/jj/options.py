@@ -37,6 +37,10 @@ class Options:
     # and discard win always did); 0 for tables recorded before the fix (rules revision 2),
     # where it stayed on the river as well, so that they replay as they were played.
     claimed_tile_leaves_river: int = revised(0, 1, 0, 1, since=2)
+    # Whether 和绝张 on a discard counts the winning discard among the tiles seen (it lies on
+    # its river while claimed): 1 for tables recorded before rules revision 2, which scored a
+    # win on the third tile seen as the last of its kind; 0 for tables created now.
+    last_tile_counts_its_discard: int = revised(1, 0, 0, 1, since=2)
 
     @property
     def xuezhan(self) -> bool:

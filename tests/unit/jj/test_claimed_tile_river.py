@@ -1,6 +1,7 @@
-"""A claimed discard leaves the discarder's river (jj.md, "Claims"): a pong or chow takes the tile
-into the claimer's meld, so it is seen once, by every client and by 和绝张's count. Tables recorded
-before the fix (no `claimed_tile_leaves_river`) replay as they were played: the tile stayed."""
+"""A claimed discard leaves the discarder's river (jj.md, "Play"): a pong or chow takes the tile
+into the claimer's meld, so it is seen once, by every client and by 和绝张's count, which counts
+the tiles seen before the winning one. Tables recorded before these rules (no
+`claimed_tile_leaves_river`, no `last_tile_counts_its_discard`) replay as they were played."""
 
 from __future__ import annotations
 
@@ -97,6 +98,54 @@ def test_the_last_tile_counts_a_claimed_tile_once_so_a_third_tile_is_not_the_las
     assert "和绝张" not in {f.name for f in won.scored.fans}
 
 
+# The dealer discards 3s, seat 2 pongs it (three 3s seen), seat 3 draws the fourth and discards
+# it, and the dealer wins on it: the last tile of its kind.
+PONG_THEN_LAST_TILE = {
+    "ruleset": "jj",
+    "options": {"wild": "none", "min_fan": 0},
+    "deal": {
+        "dealer": 0,
+        "hands": ["123m 456m 789m 123s 99p",
+                  "1p 4p 7p 2p 5p 8p 6s 9s E S W N C",
+                  "3s 3s 3p 6p 7s 8s E S W N F P C",
+                  "2m 3m 5m 6m 8m 9m 1p 2p 4p 5p E S W"],
+        "wall": "3s",
+    },
+    "actions": [
+        {"seat": 0, "action": "discard", "tile": "3s"},
+        {"seat": 2, "action": "pong", "tile": "3s"},
+        {"seat": 2, "action": "discard", "tile": "C"},
+        {"seat": 3, "action": "discard", "tile": "3s"},
+        {"seat": 0, "action": "win"},
+    ],
+}
+# As CHOW_THEN_SELF_DRAW, but seat 3 draws the third 3s and discards it, and the dealer wins on it.
+CHOW_THEN_THIRD_TILE = {
+    **CHOW_THEN_SELF_DRAW,
+    "deal": {**CHOW_THEN_SELF_DRAW["deal"], "wall": "F 3s"},
+    "actions": [*CHOW_THEN_SELF_DRAW["actions"][:5],
+                {"seat": 3, "action": "discard", "tile": "3s"}, {"seat": 0, "action": "win"}],
+}
+OLD_RULES = {"claimed_tile_leaves_river": 0, "last_tile_counts_its_discard": 1}
+
+
+def won_fans(spec: dict[str, Any], **options: Any) -> set[str]:
+    played = run_scenario({**spec, "options": {**spec["options"], **options}})
+    (won,) = [e for e in played.events if isinstance(e, Won)]
+    return {f.name for f in won.scored.fans}
+
+
+def test_the_last_tile_on_a_discard_after_a_pong_is_the_fourth_with_three_seen():
+    assert "和绝张" in won_fans(PONG_THEN_LAST_TILE)
+    # Recorded before: the ponged 3s counted twice and the winning discard once: five "seen".
+    assert "和绝张" not in won_fans(PONG_THEN_LAST_TILE, **OLD_RULES)
+
+
+def test_the_last_tile_does_not_count_the_winning_discard_among_the_tiles_seen():
+    assert "和绝张" not in won_fans(CHOW_THEN_THIRD_TILE)  # two 3s seen before it: it is the third
+    assert "和绝张" in won_fans(CHOW_THEN_THIRD_TILE, last_tile_counts_its_discard=1)  # as recorded before
+
+
 def test_a_table_recorded_before_the_rule_keeps_the_claimed_tile_on_the_river_and_scores_as_it_did():
     old = chow_then_self_draw(claimed_tile_leaves_river=0)
     assert rivers(old.after[2])[0] == "3s"
@@ -106,22 +155,24 @@ def test_a_table_recorded_before_the_rule_keeps_the_claimed_tile_on_the_river_an
 
 
 def test_an_old_record_without_the_option_replays_as_it_was_played():
-    played = chow_then_self_draw(claimed_tile_leaves_river=0)
+    played = chow_then_self_draw(**OLD_RULES)
     stored = []
     for ev in played.events:
         name, schema, data = encode(ev)
-        if name == "jj.TableCreated":  # as recorded before the option existed
-            assert data["options"].pop("claimed_tile_leaves_river") == 0
+        if name == "jj.TableCreated":  # as recorded before the options existed
+            for key, value in OLD_RULES.items():
+                assert data["options"].pop(key) == value
         stored.append(decode(name, schema, data))
-    assert stored[0].options.claimed_tile_leaves_river == 0
+    assert stored[0].options == RULESET.options({"wild": "none", "min_fan": 0, "claim_window": 2, **OLD_RULES})
     assert fold(RULESET, stored) == played.state
     chowed = next(n for n, ev in enumerate(stored) if isinstance(ev, Chowed))
     assert rivers(fold(RULESET, stored[: chowed + 1]))[0] == "3s"
 
 
-def test_only_a_table_created_now_takes_the_claimed_tile_off_the_river():
-    assert RULESET.options().claimed_tile_leaves_river == 0  # a record without the option
-    assert RULESET.new_options().claimed_tile_leaves_river == 1
+def test_only_a_table_created_now_plays_the_fixed_rules():
+    old, new = RULESET.options(), RULESET.new_options()  # a record without the options; a new table
+    assert (old.claimed_tile_leaves_river, old.last_tile_counts_its_discard) == (0, 1)
+    assert (new.claimed_tile_leaves_river, new.last_tile_counts_its_discard) == (1, 0)
 
 
 def test_a_table_created_under_the_previous_rules_revision_verifies_as_recorded():
@@ -130,8 +181,8 @@ def test_a_table_created_under_the_previous_rules_revision_verifies_as_recorded(
     # CreateTable must give exactly that.
     steps = played(rules=1)
     options = steps[0][1][0].options
-    assert options["claim_window"] == 2 and "claimed_tile_leaves_river" not in options
-    assert steps[0][1][1].options.claimed_tile_leaves_river == 0
+    assert options["claim_window"] == 2 and not set(OLD_RULES) & set(options)
+    assert steps[0][1][1].options == RULESET.options({"claim_window": 2})
     check = verify(recorded(steps, before_the_option=True))
     assert check.ok and check.commands_checked == len(steps), check.problems
 
@@ -139,7 +190,8 @@ def test_a_table_created_under_the_previous_rules_revision_verifies_as_recorded(
 def test_a_table_created_now_records_that_a_claimed_tile_leaves_the_river_and_verifies():
     steps = played(rules=tables.RULES)
     assert steps[0][1][0].options["claimed_tile_leaves_river"] == 1
-    assert steps[0][1][1].options.claimed_tile_leaves_river == 1
+    assert steps[0][1][0].options["last_tile_counts_its_discard"] == 0
+    assert steps[0][1][1].options == RULESET.new_options()
     check = verify(recorded(steps))
     assert check.ok and check.commands_checked == len(steps), check.problems
 
@@ -167,14 +219,14 @@ def played(rules: int) -> list[tuple[Any, list[Any]]]:
 
 def recorded(steps: list[tuple[Any, list[Any]]], before_the_option: bool = False) -> list[RecordedEvent]:
     """The steps as the event store holds them, each command in its first event's metadata;
-    `before_the_option`: the creation events without `claimed_tile_leaves_river`."""
+    `before_the_option`: the creation events without the options of rules revision 2."""
     out, version = [], 0
     for cmd, events in steps:
         for i, ev in enumerate(events):
             version += 1
             name, schema, data = encode(ev)
             if before_the_option and name in ("table.Created", "jj.TableCreated"):
-                options = {k: v for k, v in data["options"].items() if k != "claimed_tile_leaves_river"}
+                options = {k: v for k, v in data["options"].items() if k not in OLD_RULES}
                 data = {**data, "options": options}
             meta = {"command": message_to_json(cmd)} if i == 0 else {}
             out.append(RecordedEvent("t", version, GlobalPosition(0, version), name, schema, data, meta,
