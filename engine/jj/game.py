@@ -68,7 +68,7 @@ from engine.mahjong.actions import (
     TileDrawn,
     Win,
 )
-from engine.mahjong.melds import CHOW, KONG_ADDED, KONG_CONCEALED, KONG_EXPOSED, PONG, Meld
+from engine.mahjong.melds import KONG_ADDED, KONG_CONCEALED, KONG_EXPOSED, PONG, Meld
 from engine.mahjong.phases import turn_of
 from engine.mahjong.seat import SeatTiles
 from engine.mahjong.tiles import FLOWERS, FULL_SET, Tile, from_counts, is_flower, parse_tile, tile
@@ -168,22 +168,24 @@ def _taken(hand: Hand, source: int) -> tuple[SeatTiles, ...]:
     return _seat(hand, source, hand.seats[source].lost_last_discard())
 
 
-def _on_ponged(state: Playing, ev: Ponged) -> State:
+def _claimed(state: Playing, source: int) -> Hand:
+    """The hand once a pong or chow took `source`'s latest discard: off its river, unless the
+    table was recorded before that rule (options.claimed_tile_leaves_river 0), where it stayed."""
     hand = state.hand
-    seats = _taken(hand, ev.source)
-    seats = _seat(hand, ev.seat, seats[ev.seat].ponged(ev.tile, ev.source))
+    if not state.table.options.claimed_tile_leaves_river:
+        return hand
+    return replace(hand, seats=_taken(hand, source))
+
+
+def _on_ponged(state: Playing, ev: Ponged) -> State:
+    hand = _claimed(state, ev.source)
+    seats = _seat(hand, ev.seat, hand.seats[ev.seat].ponged(ev.tile, ev.source))
     return _hand(state, seats=seats, phase=Turn(ev.seat, None, CLAIMED), claimed=True)
 
 
 def _on_chowed(state: Playing, ev: Chowed) -> State:
-    hand = state.hand
-    seats = _taken(hand, ev.source)
-    sh = seats[ev.seat]
-    c = list(sh.concealed)
-    for t in (ev.low, ev.low + 1, ev.low + 2):
-        if t != ev.tile:
-            c[t] -= 1
-    sh = SeatTiles(tuple(c), (*sh.melds, Meld(CHOW, ev.low, ev.source)), sh.river, sh.ready_at, sh.waits)
+    hand = _claimed(state, ev.source)
+    sh = hand.seats[ev.seat].chowed(ev.low, ev.tile, ev.source)
     return _hand(state, seats=_seat(hand, ev.seat, sh), phase=Turn(ev.seat, None, CLAIMED), claimed=True)
 
 
