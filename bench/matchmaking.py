@@ -100,7 +100,7 @@ async def burst(redis_url: str, n: int) -> dict[str, float]:
 
         await asyncio.gather(*(drain(m) for m in makers))
         elapsed = time.perf_counter() - t0
-        matched = sum(m.stats[queue].matches for m in makers) * 4
+        matched = (await makers[0].store.match_stats(queue))[0] * 4  # the store counts every process's
         sits = games[0].sits + games[1].sits
         by_player = Counter(p for (_, p) in sits)
         double = sum(1 for c in by_player.values() if c > 1)
@@ -161,10 +161,11 @@ async def steady(db_url: str, redis_url: str, rate: float, seconds: float) -> di
         arrival_rate = n / (time.perf_counter() - t0)
         deadline = time.perf_counter() + 60
         queued = n - refused
-        while maker.stats[queue].matches * 4 < queued - queued % 4 and time.perf_counter() < deadline:
+        while ((await maker.store.match_stats(queue))[0] * 4 < queued - queued % 4
+               and time.perf_counter() < deadline):
             await asyncio.sleep(0.1)
         waits.sort()
-        tables = maker.stats[queue].matches
+        tables = (await maker.store.match_stats(queue))[0]
     finally:
         stop.set()
         await runner

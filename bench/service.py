@@ -29,6 +29,17 @@ process's CPU seconds over the measured window ÷ the actions acknowledged in it
 The window opens once every seat's Watch stream has caught up on its table's history (the first
 update of each; `warm_up_s` / `paced_warm_up_s` say how long that took, at most WARM_UP_MAX_S:
 at that cap some streams were still catching up and the figures include that start-up work).
+The echo server runs on uvloop when it is installed, as `qipai serve` does.
+
+Messages per acknowledged action in the window (`[paced_]..._per_action`, counted where the bots
+receive them, so at no cost to the server): `watch_messages` (Watch updates), `watch_views`
+(those carrying a seat view), `watch_events`, and the unary calls `act_calls` (refused ones too),
+`get_view_calls`, `ready_calls`.
+
+How busy the machine was: `machine_busy` / `paced_machine_busy` / `workers_machine_busy` are the
+whole machine's CPU utilisation over the window, every process and every core (/proc/stat; 1.0:
+no core idle, so nothing was left for more workers to use), and `bots_cpu_ms_per_action` (and
+`paced_` / `workers_`) the load generator's own CPU per action, in this process.
 """
 
 from __future__ import annotations
@@ -68,8 +79,14 @@ WARM_UP_S = 3.0
 WARM_UP_MAX_S = 60.0
 
 
+# The messages of the run (reset when the measured window opens): what the server sent and
+# answered, counted where the bots receive them (a message sent is a message received, so the
+# server does no counting of its own).
+MESSAGES: collections.Counter[str] = collections.Counter()
+
+
 class _Stream:
-    """A Watch call that notes when its first update arrives."""
+    """A Watch call that notes when its first update arrives, and counts the updates."""
 
     def __init__(self, call: Any, first: asyncio.Event) -> None:
         self._call, self._first = call, first
@@ -80,6 +97,9 @@ class _Stream:
     async def _updates(self) -> AsyncIterator[Any]:
         async for update in self._call:
             self._first.set()
+            MESSAGES["watch"] += 1
+            MESSAGES["watch_views"] += update.HasField("view")
+            MESSAGES["watch_events"] += len(update.events)
             yield update
 
     def cancel(self) -> bool:
@@ -87,14 +107,38 @@ class _Stream:
 
 
 class _BenchPlayer(Player):
-    """A player whose `caught_up` is set once its Watch stream has brought an update."""
+    """A player whose `caught_up` is set once its Watch stream has brought an update, and
+    whose calls are counted."""
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
         self.caught_up = asyncio.Event()
 
     def watch(self, table_id: str, from_version: int = 0, with_views: bool = False) -> Any:
+        MESSAGES["watch_calls"] += 1
         return _Stream(super().watch(table_id, from_version, with_views), self.caught_up)
+
+    async def act(self, *args: Any, **kwargs: Any) -> Any:
+        MESSAGES["act"] += 1
+        return await super().act(*args, **kwargs)
+
+    async def view(self, table_id: str) -> Any:
+        MESSAGES["get_view"] += 1
+        return await super().view(table_id)
+
+    async def ready(self, *args: Any, **kwargs: Any) -> Any:
+        MESSAGES["ready"] += 1
+        return await super().ready(*args, **kwargs)
+
+    async def reveal(self, *args: Any, **kwargs: Any) -> Any:
+        MESSAGES["ready"] += 1
+        return await super().reveal(*args, **kwargs)
+# Per acknowledged action in the measured window (figure name, MESSAGES key): Watch messages
+# (`watch_messages_per_action`), those carrying a seat view, the events in them, and the unary
+# calls (Act includes refused ones; GetView: a bot looking again; Ready: hands and deal nonces).
+MESSAGE_FIGURES = (("watch_messages", "watch"), ("watch_views", "watch_views"),
+                   ("watch_events", "watch_events"), ("act_calls", "act"),
+                   ("get_view_calls", "get_view"), ("ready_calls", "ready"))
 TABLES_PER_CONNECTION = 50
 SEATING_AT_ONCE = 20  # tables seated concurrently before play (one at a time took minutes)
 FAST = {"koudian": {}, "daqi": {"deal_interval_ms": 0}}  # bots bid and pass themselves
@@ -115,6 +159,14 @@ def _cpu_seconds(pid: int) -> float:
     children = Path(f"/proc/{pid}/task/{pid}/children")
     kids = [int(c) for c in children.read_text().split()] if children.exists() else []
     return own + sum(_cpu_seconds(kid) for kid in kids if Path(f"/proc/{kid}").exists())
+
+
+def _machine_ticks() -> tuple[int, int]:
+    """The whole machine's busy and total CPU ticks so far, over every core (/proc/stat)."""
+    fields = [int(f) for f in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle, iowait
+    total = sum(fields[:8])  # guest time is already in user and nice
+    return total - idle, total
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -143,8 +195,15 @@ async def _wait_serving(address: str, timeout: float = 30) -> None:
 
 # --- the echo ceiling ------------------------------------------------------------------------
 
+# On the game server's own stack: `qipai serve` runs its loop on uvloop when it is installed,
+# so the echo server does too (the ratio compares an action with a bare call on the same loop).
 ECHO_SERVER = """
 import asyncio, grpc, sys
+try:
+    import uvloop
+    uvloop.install()
+except ImportError:
+    pass
 async def main():
     server = grpc.aio.server()
     async def call(request, context):
@@ -257,7 +316,8 @@ async def tables_run(address: str, pid: int, tables: int, seconds: float, pace_s
         print(f"{label}: warmed up in {warm_up_s:.1f} s ({sum(p.caught_up.is_set() for p in seated)}"
               f"/{len(seated)} streams caught up)", file=sys.stderr, flush=True)
         measuring = True
-        cpu0, t0, bots0 = _cpu_seconds(pid), time.monotonic(), time.process_time()
+        MESSAGES.clear()
+        cpu0, t0, bots0, machine0 = _cpu_seconds(pid), time.monotonic(), time.process_time(), _machine_ticks()
         if profile:  # the server's collapsed stacks while it plays (py-spy: `make bench` installs it)
             beside = Path(sys.executable).with_name("py-spy")
             spy = await asyncio.create_subprocess_exec(
@@ -270,6 +330,9 @@ async def tables_run(address: str, pid: int, tables: int, seconds: float, pace_s
         n_actions, elapsed = len(latencies), time.monotonic() - t0
         cpu = (_cpu_seconds(pid) - cpu0) / elapsed
         bots_cpu = (time.process_time() - bots0) / elapsed
+        machine = _machine_ticks()
+        busy = (machine[0] - machine0[0]) / max(1, machine[1] - machine0[1])
+        messages = dict(MESSAGES)
         stop.set()
         await asyncio.wait(tasks, timeout=10)
         for t in tasks:
@@ -281,6 +344,8 @@ async def tables_run(address: str, pid: int, tables: int, seconds: float, pace_s
             "p99_ms": _pct(window, 0.99), "server_cpu": cpu, "bots_cpu": bots_cpu, "errors": len(errors),
             "mean_ms": statistics.fmean(window) * 1000 if window else 0.0,
             "cpu_ms_per_op": 1000 * cpu / max(n_actions / elapsed, 1e-9), "warm_up_s": warm_up_s,
+            "messages": {k: v / max(1, n_actions) for k, v in messages.items()},
+            "machine_busy": busy, "bots_cpu_ms_per_op": 1000 * bots_cpu / max(n_actions / elapsed, 1e-9),
             "table_ids": [table_id for table_id, _ in games]}
 
 
@@ -439,6 +504,12 @@ async def main_async(args: argparse.Namespace) -> int:
         "settlement_lag_p50_ms": lag["p50"], "settlement_lag_p99_ms": lag["p99"],
         "settled_hands": lag["hands"], "settlement_unsettled_hands": lag["unsettled"],
     }
+    figures["cores"] = os.cpu_count() or 0
+    for prefix, run in (("", fast), ("paced_", paced)):
+        figures |= {f"{prefix}{name}_per_action": round(run["messages"].get(key, 0.0), 2)
+                    for name, key in MESSAGE_FIGURES}
+        figures |= {f"{prefix}machine_busy": round(run["machine_busy"], 3),
+                    f"{prefix}bots_cpu_ms_per_action": round(run["bots_cpu_ms_per_op"], 3)}
     rows = [
         ["game, full speed", args.tables, fast["actions_per_s"], fast["p50_ms"], fast["p99_ms"], fast["server_cpu"],
          fast["cpu_ms_per_op"], fast["bots_cpu"]],
@@ -455,6 +526,8 @@ async def main_async(args: argparse.Namespace) -> int:
             "workers_p99_ms": round(many["p99_ms"], 2), "workers_server_cpu": round(many["server_cpu"], 2),
             "workers_server_cpu_ms_per_action": round(many["cpu_ms_per_op"], 3),
             "workers_bots_cpu": round(many["bots_cpu"], 2),
+            "workers_machine_busy": round(many["machine_busy"], 3),
+            "workers_bots_cpu_ms_per_action": round(many["bots_cpu_ms_per_op"], 3),
             "workers_tables_max": spread[0] if spread else 0,
             "workers_tables_min": spread[-1] if len(spread) == args.workers else 0,
         }
@@ -467,6 +540,13 @@ async def main_async(args: argparse.Namespace) -> int:
     if args.workers > 1:
         print(f"{args.workers} workers: {figures['workers_speedup']}x the actions/s of one; tables per "
               f"worker {'/'.join(map(str, spread))}")
+    print(f"machine busy (all {figures['cores']} cores, every process): {figures['machine_busy']:.0%} at "
+          f"full speed, {figures['paced_machine_busy']:.0%} paced"
+          + (f", {figures['workers_machine_busy']:.0%} with {args.workers} workers" if args.workers > 1 else "")
+          + f"; bots' CPU per action {figures['bots_cpu_ms_per_action']} ms at full speed")
+    for prefix, label in (("", "full speed"), ("paced_", "paced")):
+        print(f"messages per action, {label}: " + ", ".join(
+            f"{name} {figures[prefix + name + '_per_action']}" for name, _ in MESSAGE_FIGURES))
     print(f"ratio_vs_echo {figures['ratio_vs_echo']}; an action costs "
           f"{figures['cpu_per_action_vs_echo_call']} echo calls' CPU at full speed, "
           f"{figures['paced_cpu_per_action_vs_echo_call']} paced; errors {figures['errors']}")

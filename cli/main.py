@@ -63,7 +63,7 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--create-room", action="store_true",
                     help="create a private room (--ruleset, --option, --stake, --rounds) and print "
                     "its code for your friends")
-    pl.add_argument("--stake", type=int, default=0, help="a new room's buy-in in chips (default 0)")
+    pl.add_argument("--stake", type=int, default=0, help="a new room's buy-in in chips (default 0: a free room, no chips move)")
     pl.add_argument("--rounds", type=int, default=0,
                     help="a new room's hands per match (default: the ruleset's)")
     pl.add_argument("--bots", type=int, default=0,

@@ -1,7 +1,8 @@
 """A table's chips: its chip options, the events that record each seat's stack, and a finished
 hand settled into chips between the seats.
 
-`stake` (chips a point), `buy_in` (chips a seat brings; 0 means 100 × stake) and
+`stake` (chips a point; 0: a free table, 练习场, where seats bring no chips and hands move
+none), `buy_in` (chips a seat brings; 0 means 100 × stake) and
 `score_minimisation` (积分最小化, on by default) are options of the table, not of a ruleset:
 `split_options` takes them out of the options a table is created with. The table records
 `StackBoughtIn` when a player sits, `HandSettled` when a hand ends (its payments, in points,
@@ -31,9 +32,14 @@ class Stakes:
     score_minimisation: bool = True
 
     @property
+    def free(self) -> bool:
+        """A free table: nobody buys in, every payment is worth nothing."""
+        return self.stake == 0
+
+    @property
     def chips_to_sit(self) -> int:
         """What a seat brings to the table."""
-        return self.buy_in or DEFAULT_BUY_IN_POINTS * self.stake
+        return 0 if self.free else self.buy_in or DEFAULT_BUY_IN_POINTS * self.stake
 
 
 KEYS = ("stake", "buy_in", "score_minimisation")
@@ -86,7 +92,7 @@ def split_options(options: Mapping[str, Any] | None) -> tuple[Stakes, dict[str, 
     ValueError naming it."""
     rest = dict(options or {})
     given = {k: rest.pop(k) for k in KEYS if k in rest}
-    for key, least in (("stake", 1), ("buy_in", 0)):
+    for key, least in (("stake", 0), ("buy_in", 0)):
         if key in given:
             v = given[key]
             if isinstance(v, bool) or not isinstance(v, int) or not least <= v <= MAX_CHIPS:
@@ -94,6 +100,8 @@ def split_options(options: Mapping[str, Any] | None) -> tuple[Stakes, dict[str, 
     if "score_minimisation" in given and not isinstance(given["score_minimisation"], bool):
         raise ValueError("table option 'score_minimisation' must be true or false,"
                          f" not {given['score_minimisation']!r}")
+    if given.get("stake") == 0 and given.get("buy_in"):
+        raise ValueError("table option 'buy_in' must be 0 at a free table (stake 0): seats bring no chips")
     return Stakes(**given), rest
 
 

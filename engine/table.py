@@ -35,9 +35,10 @@ TIMEOUTS_BEFORE_AUTO_PLAY = 2
 
 
 # The revision of the rules a table is created under today: 1 since claim windows hide who can
-# claim (issue 11). A CreateTable recorded before carries none (0), and re-deciding it (Verify)
-# must give the table.Created it gave then: every revised option keeps its old meaning.
-RULES = 1
+# claim (issue 11), 2 since a claimed tile leaves the discarder's river (jj). A CreateTable
+# recorded before carries its own (0 when none), and re-deciding it (Verify) must give the
+# table.Created it gave then: every option revised later keeps its old meaning.
+RULES = 2
 
 # --- commands --------------------------------------------------------------------------------
 
@@ -463,7 +464,7 @@ def _create(table: Table, cmd: CreateTable) -> list[Any]:
         raise RuleViolation("unknown_ruleset", str(exc)) from None
     try:
         stakes, ruleset_options = split_options(cmd.options)
-        options = rs.new_options(ruleset_options) if cmd.rules >= 1 else rs.options(ruleset_options)
+        options = rs.options(core_options.for_new_table(type(rs.options()), ruleset_options, cmd.rules))
     except (ValueError, TypeError) as exc:
         raise RuleViolation("bad_options", str(exc)) from None
     if cmd.fixed_deal:
@@ -472,8 +473,8 @@ def _create(table: Table, cmd: CreateTable) -> list[Any]:
         except (ValueError, TypeError, KeyError) as exc:
             raise RuleViolation("bad_deal", f"the fixed deal is not valid: {exc}") from None
     recorded = to_json(options)
-    if cmd.rules < 1:  # as recorded then, so that Verify re-decides it alike
-        recorded = core_options.as_recorded_before(type(options), recorded)
+    if cmd.rules < RULES:  # as recorded then, so that Verify re-decides it alike
+        recorded = core_options.as_recorded_before(type(options), recorded, cmd.rules)
     created = TableCreated(cmd.table_id, cmd.ruleset, recorded, cmd.created_by,
                            cmd.private, cmd.fixed_deal, stakes)
     return [created, *rs.create(cmd.table_id, options)]

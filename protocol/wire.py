@@ -60,7 +60,25 @@ def action_to_command(action: actions_pb2.Action, seat: int) -> Any:
 
 
 def command_to_action(cmd: Any) -> actions_pb2.Action:
-    """The gRPC form of an engine command (for legal-action lists)."""
+    """The gRPC form of an engine command (for legal-action lists). Remembered: a seat's legal
+    actions are the same few commands again and again, and one goes out with every decision.
+    The message returned is shared, so callers copy it (a repeated field's `extend` does)."""
+    try:
+        known = _ACTIONS.get(cmd)
+    except TypeError:  # a field that does not hash: built each time
+        return _action(cmd)
+    if known is None:
+        if len(_ACTIONS) >= MAX_REMEMBERED_ACTIONS:
+            _ACTIONS.clear()  # rare, and only costs building them again
+        known = _ACTIONS[cmd] = _action(cmd)
+    return known
+
+
+MAX_REMEMBERED_ACTIONS = 20_000
+_ACTIONS: dict[Any, actions_pb2.Action] = {}
+
+
+def _action(cmd: Any) -> actions_pb2.Action:
     family, _, cls = type_name(cmd).partition(".")
     action = actions_pb2.Action()
     target = getattr(getattr(action, family), _snake(cls))

@@ -103,30 +103,12 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
             identity = self.identify(token)
         except InvalidToken as exc:
             return _reject(handler, str(exc))
-        return _with_identity(handler, identity)
-
-
-def _with_identity(handler: grpc.RpcMethodHandler, identity: Identity) -> grpc.RpcMethodHandler:
-    if handler.unary_unary:
-        inner_uu = handler.unary_unary
-
-        async def unary_unary(request: Any, context: Any) -> Any:
-            _current.set(identity)
-            return await inner_uu(request, context)
-
-        return grpc.unary_unary_rpc_method_handler(
-            unary_unary, handler.request_deserializer, handler.response_serializer)
-    if handler.unary_stream:
-        inner_us = handler.unary_stream
-
-        async def unary_stream(request: Any, context: Any) -> Any:
-            _current.set(identity)
-            async for item in inner_us(request, context):
-                yield item
-
-        return grpc.unary_stream_rpc_method_handler(
-            unary_stream, handler.request_deserializer, handler.response_serializer)
-    return handler
+        # grpc.aio runs the interceptors and then the handler in one task per call, so the
+        # identity set here is the handler's, and no other call's. Setting it here rather than
+        # in a wrapper around the handler saves a handler and a coroutine per call, and for a
+        # stream a generator step per message.
+        _current.set(identity)
+        return handler
 
 
 def _reject(handler: grpc.RpcMethodHandler, message: str) -> grpc.RpcMethodHandler:

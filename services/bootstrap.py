@@ -45,7 +45,7 @@ def table_service(store: EventStore, live: LiveState, *, node_id: str = "", addr
         return await pipeline.execute(table_id, cmd, command_id=command_id, actor="server")
 
     clock = Clock(live, deadlines, node_id, repository.last_event_ms.get, fire, repository.cached)
-    watcher = Watcher(repository, live, local, ownership.subscribe, ownership.serving)
+    watcher = Watcher(repository, live, local, ownership.subscribe, ownership.serving, deadlines.learn)
     return TableService(store, live, node_id, repository, pipeline, ownership, deadlines, clock,
                         watcher)
 

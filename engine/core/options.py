@@ -15,6 +15,7 @@ Opts = TypeVar("Opts")
 
 RANGE = "qipai.range"  # the field-metadata key of an integer option's range
 CURRENT = "qipai.current"  # the field-metadata key of a revised option's value for new tables
+SINCE = "qipai.since"  # the field-metadata key of the rules revision (engine.table.RULES) that revised it
 
 
 class Range(NamedTuple):
@@ -34,26 +35,34 @@ def ranged(default: int, low: int, high: int) -> Any:
     return dataclasses.field(default=default, metadata={RANGE: Range(low, high)})
 
 
-def revised(before: int, current: int, low: int, high: int) -> Any:
-    """An integer option whose rule changed: a table recorded without it (created before the
-    change) reads `before`, so it replays as it was played; a table created now records
-    `current` (`for_new_table`) unless its creator chose otherwise."""
+def revised(before: int, current: int, low: int, high: int, since: int = 1) -> Any:
+    """An integer option whose rule changed in rules revision `since` (engine.table.RULES): a
+    table recorded without it (created before the change) reads `before`, so it replays as it
+    was played; a table created now records `current` (`for_new_table`) unless its creator
+    chose otherwise."""
     field = ranged(before, low, high)
     if not low <= current <= high:
         raise ValueError(f"current value {current} is outside its own range {low}..{high}")
-    return dataclasses.field(default=field.default, metadata={**field.metadata, CURRENT: current})
+    return dataclasses.field(default=field.default, metadata={**field.metadata, CURRENT: current, SINCE: since})
 
 
-def for_new_table(cls: type, overrides: Mapping[str, Any] | None) -> dict[str, Any]:
-    """`overrides` with each revised option of `cls` not given set to its current value."""
-    current = {f.name: f.metadata[CURRENT] for f in dataclasses.fields(cls) if CURRENT in f.metadata}
+def _revised(cls: type, after: int) -> list[dataclasses.Field[Any]]:
+    """The revised options of `cls` changed in a rules revision later than `after`."""
+    return [f for f in dataclasses.fields(cls) if CURRENT in f.metadata and f.metadata[SINCE] > after]
+
+
+def for_new_table(cls: type, overrides: Mapping[str, Any] | None, rules: int | None = None) -> dict[str, Any]:
+    """`overrides` with each revised option of `cls` not given set to its current value; with
+    `rules`, only the options revised up to that revision (a table created then)."""
+    current = {f.name: f.metadata[CURRENT] for f in dataclasses.fields(cls)
+               if CURRENT in f.metadata and (rules is None or f.metadata[SINCE] <= rules)}
     return {**current, **(overrides or {})}
 
 
-def as_recorded_before(cls: type, data: Mapping[str, Any]) -> dict[str, Any]:
-    """The options `data` (of class `cls`) as a table recorded before its revised options
-    existed holds them: each revised option at its old value left out."""
-    before = {f.name: f.default for f in dataclasses.fields(cls) if CURRENT in f.metadata}
+def as_recorded_before(cls: type, data: Mapping[str, Any], rules: int = 0) -> dict[str, Any]:
+    """The options `data` (of class `cls`) as a table created under rules revision `rules`
+    holds them: each option revised later, at its old value, left out (it did not exist)."""
+    before = {f.name: f.default for f in _revised(cls, rules)}
     return {k: v for k, v in data.items() if k not in before or v != before[k]}
 
 

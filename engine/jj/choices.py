@@ -14,7 +14,7 @@ from engine.jj import claiming, hun, situation
 from engine.jj.game import locked_discards, ready_after, round_wind
 from engine.jj.state import Claims, Playing, Robbing, State, Turn
 from engine.mahjong import claims
-from engine.mahjong.actions import Chow, CloseClaims, DeclareReady, Discard, Kong, Pass, Pong, Win
+from engine.mahjong.actions import CloseClaims, DeclareReady, Discard, Kong, Pass, Win
 from engine.mahjong.tiles import tile
 
 
@@ -45,22 +45,8 @@ def legal_actions(state: State, seat: int) -> list[Any]:
         if state.table.options.allow_declare_ready and hun.could_be_ready(naturals, wilds, len(sh.melds)):
             acts.extend(DeclareReady(seat, t) for t in held if ready_after(hand, seat, t))
         return acts
-    kinds = phase.window.options_of(seat)
-    if not kinds:
-        return []
-    t = phase.window.tile
-    acts = []
-    for kind in kinds:
-        if kind == claims.WIN:
-            acts.append(Win(seat))
-        elif kind == claims.PONG:
-            acts.append(Pong(seat, t))
-        elif kind == claims.KONG:
-            acts.append(Kong(seat, t))
-        elif kind == claims.CHOW:
-            acts.extend(Chow(seat, low) for low in claiming.chows(hand.seats[seat], t, hand.wild))
-    acts.append(Pass(seat))
-    return acts
+    window = phase.window
+    return list(claims.answers(window, seat, lambda: claiming.chows(hand.seats[seat], window.tile, hand.wild)))
 
 
 def default_action(state: Playing, seat: int) -> Any:
@@ -88,10 +74,8 @@ def deadline(state: State) -> Deadline | None:
     if isinstance(phase, Turn):
         return Deadline({phase.seat: default_action(state, phase.seat)}, options.turn_timeout_ms, "turn")
     reason = "rob_kong" if isinstance(phase, Robbing) else "claim"
-    window = claims.window_id(reason, state.hand.number, state.hand.wall, phase.window)
-    if phase.window.decided():  # the table's own step, normally taken at once (follow_up)
-        return Deadline({None: CloseClaims()}, options.claim_timeout_ms, reason, window)
-    return Deadline({s: default_action(state, s) for s in phase.window.pending()}, options.claim_timeout_ms, reason, window)
+    return claims.window_deadline(reason, state.hand.number, state.hand.wall, phase.window, options.claim_timeout_ms,
+                                  lambda s: default_action(state, s))
 
 
 def follow_up(state: State) -> Any:

@@ -37,6 +37,7 @@ from engine.jj.state import (
     CLAIMED,
     DEAL,
     FLOWER,
+    PHASES,
     REPLACEMENT,
     SEATS,
     WALL,
@@ -44,7 +45,6 @@ from engine.jj.state import (
     Claims,
     Hand,
     MatchOver,
-    NoTable,
     Playing,
     Robbing,
     State,
@@ -68,7 +68,8 @@ from engine.mahjong.actions import (
     TileDrawn,
     Win,
 )
-from engine.mahjong.melds import CHOW, KONG_ADDED, KONG_CONCEALED, KONG_EXPOSED, PONG, Meld
+from engine.mahjong.melds import KONG_ADDED, KONG_CONCEALED, KONG_EXPOSED, PONG, Meld
+from engine.mahjong.phases import turn_of
 from engine.mahjong.seat import SeatTiles
 from engine.mahjong.tiles import FLOWERS, FULL_SET, Tile, from_counts, is_flower, parse_tile, tile
 from engine.mahjong.wall import Wall, deal, dealt_count, roll_for_dealer
@@ -167,22 +168,24 @@ def _taken(hand: Hand, source: int) -> tuple[SeatTiles, ...]:
     return _seat(hand, source, hand.seats[source].lost_last_discard())
 
 
-def _on_ponged(state: Playing, ev: Ponged) -> State:
+def _claimed(state: Playing, source: int) -> Hand:
+    """The hand once a pong or chow took `source`'s latest discard: off its river, unless the
+    table was recorded before that rule (options.claimed_tile_leaves_river 0), where it stayed."""
     hand = state.hand
-    seats = _taken(hand, ev.source)
-    seats = _seat(hand, ev.seat, seats[ev.seat].ponged(ev.tile, ev.source))
+    if not state.table.options.claimed_tile_leaves_river:
+        return hand
+    return replace(hand, seats=_taken(hand, source))
+
+
+def _on_ponged(state: Playing, ev: Ponged) -> State:
+    hand = _claimed(state, ev.source)
+    seats = _seat(hand, ev.seat, hand.seats[ev.seat].ponged(ev.tile, ev.source))
     return _hand(state, seats=seats, phase=Turn(ev.seat, None, CLAIMED), claimed=True)
 
 
 def _on_chowed(state: Playing, ev: Chowed) -> State:
-    hand = state.hand
-    seats = _taken(hand, ev.source)
-    sh = seats[ev.seat]
-    c = list(sh.concealed)
-    for t in (ev.low, ev.low + 1, ev.low + 2):
-        if t != ev.tile:
-            c[t] -= 1
-    sh = SeatTiles(tuple(c), (*sh.melds, Meld(CHOW, ev.low, ev.source)), sh.river, sh.ready_at, sh.waits)
+    hand = _claimed(state, ev.source)
+    sh = hand.seats[ev.seat].chowed(ev.low, ev.tile, ev.source)
     return _hand(state, seats=_seat(hand, ev.seat, sh), phase=Turn(ev.seat, None, CLAIMED), claimed=True)
 
 
@@ -305,23 +308,18 @@ def decide(state: State, cmd: Command) -> list[Event]:
     """The events `cmd` causes, or RuleViolation with a stable code and a player's sentence."""
     if isinstance(cmd, StartHand | FixedDeal):
         return _deal(state, cmd)
-    if isinstance(state, NoTable):
-        raise RuleViolation(errors.NO_TABLE, "This table has not been created yet.")
-    if isinstance(state, MatchOver):
-        raise RuleViolation(errors.MATCH_OVER, "The match is over.")
-    if not isinstance(state, Playing):
-        raise RuleViolation(errors.NO_HAND_IN_PROGRESS, "No hand is being played; wait for the deal.")
+    playing = PHASES.to_move(state)
     if isinstance(cmd, CloseClaims):
-        log = _Log(state)
+        log = _Log(playing)
         _close_claims(log)
         return log.events
     handler = _COMMANDS.get(type(cmd))
     if handler is None:
         raise RuleViolation(errors.UNKNOWN_COMMAND, f"jj has no {type(cmd).__name__} move.")
     errors.check_seat(cmd.seat, SEATS)
-    if not claiming.in_hand(state.hand, cmd.seat):
+    if not claiming.in_hand(playing.hand, cmd.seat):
         raise RuleViolation("already_won", "You have won this hand; the others play on.")
-    log = _Log(state)
+    log = _Log(playing)
     handler(log, cmd)
     return log.events
 
@@ -336,14 +334,9 @@ def wild_of(options: Options, indicator: Tile | None) -> Tile | None:
 
 
 def _deal(state: State, cmd: StartHand | FixedDeal) -> list[Event]:
-    if isinstance(state, Playing):
-        raise RuleViolation(errors.HAND_IN_PROGRESS, "A hand is already being played.")
-    if isinstance(state, MatchOver):
-        raise RuleViolation(errors.MATCH_OVER, "The match is over.")
-    if not isinstance(state, BetweenHands):
-        raise RuleViolation(errors.NO_TABLE, "This table has not been created yet.")
-    log = _Log(state)
-    table = state.table
+    between = PHASES.to_deal(state)
+    log = _Log(between)
+    table = between.table
     options = table.options
     dealer = table.dealer
     if isinstance(cmd, FixedDeal):
@@ -400,12 +393,7 @@ def _replace_flower(log: _Log, seat: int) -> None:
 
 
 def _turn_of(log: _Log, seat: int) -> Turn:
-    phase = log.hand.phase
-    if not isinstance(phase, Turn):
-        raise RuleViolation(errors.NOT_YOUR_TURN, "The others are deciding on a discard; wait for them.")
-    if phase.seat != seat:
-        raise RuleViolation(errors.NOT_YOUR_TURN, f"It is seat {phase.seat}'s turn, not yours.")
-    return phase
+    return turn_of(log.hand.phase, seat, Turn)
 
 
 def _discardable(log: _Log, seat: int, tile: Tile, turn: Turn) -> None:
@@ -536,23 +524,15 @@ def _answer(log: _Log, seat: int, claim: str) -> None:
     if not isinstance(phase, Claims | Robbing):
         raise RuleViolation("nothing_to_claim", "There is nothing to claim or pass on now.")
     window = phase.window
-    allowed = window.options_of(seat)
-    if not allowed and _always(log) and not any(s == seat for s, _ in window.answers):
-        # Every seat but the source answers alike whether or not another seat can claim: a pass
-        # is taken (and changes nothing: a seat that cannot claim has passed already), a claim
-        # is refused for the seat's own reason.
-        if seat == window.source:
-            raise RuleViolation("own_tile", f"You cannot claim your own {window.tile}.")
-        if claim == claims.PASS:
-            return
-        raise RuleViolation(f"cannot_{claim}", f"You cannot {claim} {window.tile}.")
-    if not allowed:
-        raise RuleViolation("cannot_claim", f"You cannot claim {phase.window.tile} (or you already answered).")
-    if claim != claims.PASS and claim not in allowed:
-        raise RuleViolation(f"cannot_{claim}", f"You cannot {claim} {phase.window.tile}.")
+    if not claims.to_record(window, seat, claim, _always(log), _refused, unasked=" (or you already answered)"):
+        return
     log.add(ClaimAnswered(seat, claim))
     if not _always(log):  # else the table's own step resolves the window (follow_up)
         _resolve_if_decided(log)
+
+
+def _refused(claim: str, tile: Tile) -> RuleViolation:
+    return RuleViolation(f"cannot_{claim}", f"You cannot {claim} {tile}.")
 
 
 def _resolve_if_decided(log: _Log) -> None:

@@ -16,8 +16,9 @@ from typing import Any
 from engine.jj.commands import FixedDeal
 from engine.jj.game import DECK
 from engine.jj.state import SEATS
+from engine.mahjong import notation
 from engine.mahjong.actions import Chow, DeclareReady, Discard, Kong, Pass, Pong, Win
-from engine.mahjong.tiles import parse_tile, parse_tiles
+from engine.mahjong.tiles import parse_tile
 from engine.mahjong.wall import stacked
 
 _WITH_TILE = {"discard": Discard, "declare_ready": DeclareReady, "pong": Pong, "kong": Kong}
@@ -26,9 +27,7 @@ _WITHOUT_TILE = {"win": Win, "pass": Pass}
 
 def parse_command(spec: Mapping[str, Any]) -> Any:
     """A command from its human form; ValueError names the bad part."""
-    seat = spec.get("seat")
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
-        raise ValueError(f"'seat' must be 0..{SEATS - 1}, not {seat!r}")
+    seat = notation.seat(spec, SEATS)
     action = spec.get("action")
     allowed = {"seat", "action"} | ({"tile"} if action in _WITH_TILE else {"low", "tile"} if action == "chow" else set())
     extra = set(spec) - allowed
@@ -53,22 +52,10 @@ def fixed_deal(deal: Mapping[str, Any], salt: bytes) -> FixedDeal:
     """The command dealing a scenario: each seat's hand (the dealer's 14, flowers included), the
     live wall's first draws, the indicator (turned at the tail end) and the tail's first
     replacement draws after it; the other tiles stand in sorted order between them."""
-    extra = set(deal) - {"dealer", "hands", "wall", "tail", "indicator"}
-    if extra:
-        raise ValueError(f"unknown deal key(s) {sorted(extra)}; allowed: dealer, hands, wall, indicator, tail")
-    dealer = deal.get("dealer", 0)
-    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < SEATS:
-        raise ValueError(f"deal 'dealer' must be 0..{SEATS - 1}, not {dealer!r}")
-    hands = deal.get("hands")
-    if not isinstance(hands, list) or len(hands) != SEATS or not all(isinstance(h, str) for h in hands):
-        raise ValueError(f"deal 'hands' must list {SEATS} hands in tile notation")
-    tail = parse_tiles(_text(deal, "indicator")) + parse_tiles(_text(deal, "tail"))
-    order = stacked([parse_tiles(h) for h in hands], parse_tiles(_text(deal, "wall")), tail, dealer, DECK)
+    notation.deal_keys(deal, ["dealer", "hands", "wall", "indicator", "tail"])
+    dealer = notation.dealer(deal, SEATS)
+    hands = notation.hands(deal, SEATS)
+    tail = notation.tiles(deal, "indicator") + notation.tiles(deal, "tail")
+    order = stacked(hands, notation.tiles(deal, "wall"), tail, dealer, DECK)
     return FixedDeal(dealer, order, salt)
 
-
-def _text(deal: Mapping[str, Any], key: str) -> str:
-    text = deal.get(key, "")
-    if not isinstance(text, str):
-        raise ValueError(f"deal {key!r} must be tiles in notation, such as \"5p E 9s\"")
-    return text

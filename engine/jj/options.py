@@ -33,6 +33,14 @@ class Options:
     # When claim windows open (engine.mahjong.claims): 2 for tables created now, 1 for tables
     # recorded before the option existed.
     claim_window: int = revised(WINDOW_WHEN_CLAIMABLE, WINDOW_ALWAYS, WINDOW_WHEN_CLAIMABLE, WINDOW_ALWAYS)
+    # Whether a ponged or chowed discard leaves the discarder's river (1: it does, as every kong
+    # and discard win always did); 0 for tables recorded before the fix (rules revision 2),
+    # where it stayed on the river as well, so that they replay as they were played.
+    claimed_tile_leaves_river: int = revised(0, 1, 0, 1, since=2)
+    # Whether 和绝张 on a discard counts the winning discard among the tiles seen (it lies on
+    # its river while claimed): 1 for tables recorded before rules revision 2, which scored a
+    # win on the third tile seen as the last of its kind; 0 for tables created now.
+    last_tile_counts_its_discard: int = revised(1, 0, 0, 1, since=2)
 
     @property
     def xuezhan(self) -> bool:

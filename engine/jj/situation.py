@@ -99,7 +99,11 @@ def _discard_args(hand: Hand, seat: int, tile: int, source: int, options: Option
         wall_last=hand.wall.live == 0,
         human=human,
     )
-    return tuple(c), hand.wild, sh.melds, seat, tile, situation, visible(hand)
+    seen = visible(hand)
+    if not robbing and not options.last_tile_counts_its_discard:
+        # The discard lies on its river while it is claimed: 和绝张 asks about the tiles seen before it.
+        seen = seen[:tile] + (seen[tile] - 1,) + seen[tile + 1 :]
+    return tuple(c), hand.wild, sh.melds, seat, tile, situation, seen
 
 
 def _situation(hand: Hand, seat: int, options: Options, round_wind: int, **flags: bool) -> Situation:

@@ -10,11 +10,12 @@ from __future__ import annotations
 import dataclasses
 import operator
 
-from engine.core.contract import HandResult, Status
+from engine.core.contract import HandResult
 from engine.core.messages import value
 from engine.jj.options import Options
 from engine.jj.scoring import Payment
 from engine.mahjong.claims import ClaimWindow
+from engine.mahjong.phases import TablePhases
 from engine.mahjong.seat import SeatTiles
 from engine.mahjong.tiles import Tile
 from engine.mahjong.wall import Wall
@@ -131,20 +132,13 @@ class MatchOver:
 State = NoTable | BetweenHands | Playing | MatchOver
 
 
+PHASES = TablePhases(NoTable, BetweenHands, Playing, MatchOver)
+
+
 def initial() -> State:
     """The state before the table's creation event."""
     return NoTable()
 
 
-def status(state: State) -> Status:
-    """Where the table stands, for the driver."""
-    if isinstance(state, Playing):
-        return Status.IN_HAND
-    if isinstance(state, MatchOver):
-        return Status.MATCH_OVER
-    return Status.WAITING_FOR_HAND
-
-
-def hand_result(state: State) -> HandResult | None:
-    """How the last finished hand ended (None before any)."""
-    return None if isinstance(state, NoTable) else state.table.result
+status = PHASES.status  # the contract's: where the table stands for its driver
+hand_result = PHASES.hand_result  # the contract's: how the last finished hand ended (None before any)

@@ -7,16 +7,15 @@ the indicator and the 混 kind are public.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from engine.core.messages import value
 from engine.jj.events import ChowClaimed, ClaimWindowOpened, HandStarted
 from engine.jj.options import Options
 from engine.jj.state import BetweenHands, MatchOver, Playing, Robbing, State, Turn
-from engine.mahjong.actions import ClaimAnswered, Konged, TileDrawn
-from engine.mahjong.melds import KONG_CONCEALED, Meld
-from engine.mahjong.tiles import Tile, from_counts, is_flower
+from engine.mahjong import redaction
+from engine.mahjong.melds import Meld
+from engine.mahjong.tiles import Tile, from_counts
 
 
 @value("jj.View")
@@ -83,23 +82,5 @@ def view(state: State, seat: int | None) -> View:
     )
 
 
-def redact(ev: Any, seat: int | None) -> Any | None:
-    """`ev` as `seat` may see it, or None when it shows that seat nothing."""
-    if isinstance(ev, HandStarted):
-        dealt = tuple(d if s == seat else () for s, d in enumerate(ev.dealt))
-        return replace(ev, dealt=dealt, order=None, seed=None, salt=None)
-    if isinstance(ev, TileDrawn | ClaimAnswered | ChowClaimed | ClaimWindowOpened | Konged):
-        if isinstance(ev, ClaimWindowOpened):
-            # Everyone sees the window (the view shows it anyway), each only its own options;
-            # a spectator none (the event has no seat of its own to match seat None).
-            return replace(ev, options=tuple(o for o in ev.options if o[0] == seat))
-        if getattr(ev, "seat", None) == seat:
-            return ev
-        if isinstance(ev, TileDrawn):
-            # A flower drawn is laid out at once (FlowerShown), so it hides nothing.
-            return ev if ev.tile is not None and is_flower(ev.tile) else replace(ev, tile=None)
-        if isinstance(ev, ClaimAnswered | ChowClaimed):
-            return None
-        if ev.kind == KONG_CONCEALED:
-            return replace(ev, tile=None)
-    return ev
+redact = redaction.Redaction(HandStarted, ClaimWindowOpened, answers=(ChowClaimed,)).redact
+"""`ev` as `seat` may see it, or None when it shows that seat nothing (engine.mahjong.redaction)."""

@@ -14,7 +14,7 @@ from engine.koudian.commands import Command
 from engine.koudian.options import Options
 from engine.koudian.state import Claims, Playing, Robbing, State, Turn
 from engine.mahjong import claims
-from engine.mahjong.actions import CloseClaims, DeclareReady, Discard, Kong, Pass, Pong, Win
+from engine.mahjong.actions import CloseClaims, DeclareReady, Discard, Kong, Pass, Win
 from engine.mahjong.hand import is_win, seven_pairs
 from engine.mahjong.seat import SeatTiles
 from engine.mahjong.shanten import shanten
@@ -48,20 +48,7 @@ def legal_actions(state: State, seat: int) -> list[Command]:
             acts.extend(DeclareReady(seat, t) for t in held if _ready_without(sh, t, options))
         return acts
     assert isinstance(phase, Claims | Robbing)
-    kinds = phase.window.options_of(seat)
-    if not kinds:
-        return []
-    acts = []
-    t = phase.window.tile
-    for kind in kinds:
-        if kind == claims.WIN:
-            acts.append(Win(seat))
-        elif kind == claims.PONG:
-            acts.append(Pong(seat, t))
-        elif kind == claims.KONG:
-            acts.append(Kong(seat, t))
-    acts.append(Pass(seat))
-    return acts
+    return list(claims.answers(phase.window, seat))
 
 
 def _near_ready(sh: SeatTiles, options: Options) -> bool:
@@ -107,12 +94,9 @@ def deadline(state: State) -> Deadline | None:
     options = state.table.options
     if isinstance(phase, Turn):
         return Deadline({phase.seat: default_action(state, phase.seat)}, options.turn_timeout_ms, "turn")
-    pending = phase.window.pending()
     reason = "rob_kong" if isinstance(phase, Robbing) else "claim"
-    window = claims.window_id(reason, state.hand.number, state.hand.wall, phase.window)
-    if phase.window.decided():  # the table's own step, normally taken at once (follow_up)
-        return Deadline({None: CloseClaims()}, options.claim_timeout_ms, reason, window)
-    return Deadline({s: default_action(state, s) for s in pending}, options.claim_timeout_ms, reason, window)
+    return claims.window_deadline(reason, state.hand.number, state.hand.wall, phase.window, options.claim_timeout_ms,
+                                  lambda s: default_action(state, s))
 
 
 def follow_up(state: State) -> Command | None:

@@ -35,6 +35,7 @@ from engine.koudian.state import (
     CONCEALED_KONG,
     DEAL,
     EXPOSED_KONG,
+    PHASES,
     PONGED,
     RESERVE,
     RESERVE_PER_KONG,
@@ -44,7 +45,6 @@ from engine.koudian.state import (
     Claims,
     Hand,
     MatchOver,
-    NoTable,
     Playing,
     Robbing,
     State,
@@ -66,6 +66,7 @@ from engine.mahjong.actions import (
     TileDrawn,
     Win,
 )
+from engine.mahjong.phases import turn_of
 from engine.mahjong.seat import SeatTiles
 from engine.mahjong.tiles import Tile, face_value, from_counts
 from engine.mahjong.wall import Wall, dealt_count
@@ -225,59 +226,24 @@ def decide(state: State, cmd: Command) -> list[Event]:
     """The events `cmd` causes, or RuleViolation with a stable code and a player's sentence."""
     if isinstance(cmd, StartHand | FixedDeal):
         return _deal(state, cmd)
-    if isinstance(state, NoTable):
-        raise RuleViolation(errors.NO_TABLE, "This table has not been created yet.")
-    if isinstance(state, MatchOver):
-        raise RuleViolation(errors.MATCH_OVER, "The match is over.")
-    if not isinstance(state, Playing):
-        raise RuleViolation(errors.NO_HAND_IN_PROGRESS, "No hand is being played; wait for the deal.")
+    playing = PHASES.to_move(state)
     handler = _COMMANDS.get(type(cmd))
     if handler is None:
         raise RuleViolation(errors.UNKNOWN_COMMAND, f"Koudian has no {type(cmd).__name__} move.")
     if not isinstance(cmd, CloseClaims):
         errors.check_seat(cmd.seat, SEATS)
-    log = _Log(state)
+    log = _Log(playing)
     handler(log, cmd)
     return log.events
 
 
 def _deal(state: State, cmd: StartHand | FixedDeal) -> list[Event]:
-    if isinstance(state, Playing):
-        raise RuleViolation(errors.HAND_IN_PROGRESS, "A hand is already being played.")
-    if isinstance(state, MatchOver):
-        raise RuleViolation(errors.MATCH_OVER, "The match is over.")
-    if not isinstance(state, BetweenHands):
-        raise RuleViolation(errors.NO_TABLE, "This table has not been created yet.")
-    log = _Log(state)
-    table = state.table
-    if isinstance(cmd, FixedDeal):
-        dealt = dealing.fixed(table.dealer, SEATS, cmd.dealer, cmd.order, cmd.salt)
-    else:
-        dealt = dealing.shuffled(table.dealer, SEATS, cmd.seed, cmd.salt)
-    if dealt.rolls is not None:
-        log.add(DealerChosen(dealt.rolls, dealt.dealer))
-    log.add(
-        HandStarted(
-            number=table.hands_played + 1,
-            dealer=dealt.dealer,
-            commitment=dealt.commitment,
-            dealt=dealt.hands,
-            dice=dealt.dice,
-            order=dealt.order,
-            seed=dealt.seed,
-            salt=cmd.salt,
-        )
-    )
-    return log.events
+    table = PHASES.to_deal(state).table
+    return dealing.started(cmd, table.dealer, table.hands_played + 1, SEATS, DealerChosen, HandStarted)
 
 
 def _turn_of(log: _Log, seat: int) -> Turn:
-    phase = log.hand.phase
-    if not isinstance(phase, Turn):
-        raise RuleViolation(errors.NOT_YOUR_TURN, "The others are deciding on a discard; wait for them.")
-    if phase.seat != seat:
-        raise RuleViolation(errors.NOT_YOUR_TURN, f"It is seat {phase.seat}'s turn, not yours.")
-    return phase
+    return turn_of(log.hand.phase, seat, Turn)
 
 
 def _holds(sh: SeatTiles, tile: Tile) -> None:
@@ -422,20 +388,8 @@ def _answer(log: _Log, seat: int, claim: str) -> None:
     window = phase.window
     if any(s == seat for s, _ in window.answers):
         raise RuleViolation("already_answered", "You have already answered this discard.")
-    allowed = window.options_of(seat)
-    if not allowed and _always(log):
-        # Every seat but the source answers alike whether or not another seat can claim: a pass
-        # is taken (and changes nothing: a seat that cannot claim has passed already), a claim
-        # is refused for the seat's own reason.
-        if seat == window.source:
-            raise RuleViolation("own_tile", f"You cannot claim your own {window.tile}.")
-        if claim == claims.PASS:
-            return
-        raise RuleViolation(_REFUSAL[claim][0], _REFUSAL[claim][1].format(tile=window.tile))
-    if not allowed:
-        raise RuleViolation("cannot_claim", f"You cannot claim {window.tile}.")
-    if claim != claims.PASS and claim not in allowed:
-        raise RuleViolation(_REFUSAL[claim][0], _REFUSAL[claim][1].format(tile=window.tile))
+    if not claims.to_record(window, seat, claim, _always(log), _refused):
+        return
     log.add(ClaimAnswered(seat, claim))
     window = log.hand.phase.window  # type: ignore[union-attr]
     if window.decided() and not _always(log):  # else the table's own step resolves it (follow_up)
@@ -447,6 +401,11 @@ _REFUSAL = {
     claims.PONG: ("cannot_pong", "You cannot pong {tile}."),
     claims.KONG: ("cannot_kong", "You cannot kong {tile}."),
 }
+
+
+def _refused(claim: str, tile: Tile) -> RuleViolation:
+    code, text = _REFUSAL[claim]
+    return RuleViolation(code, text.format(tile=tile))
 
 
 def _resolve(log: _Log, window: claims.ClaimWindow, robbing: bool) -> None:

@@ -12,8 +12,9 @@ from typing import Any
 
 from engine.koudian.commands import Command, FixedDeal
 from engine.koudian.state import SEATS
+from engine.mahjong import notation
 from engine.mahjong.actions import DeclareReady, Discard, Kong, Pass, Pong, Win
-from engine.mahjong.tiles import FULL_SET, parse_tile, parse_tiles
+from engine.mahjong.tiles import FULL_SET, parse_tile
 from engine.mahjong.wall import stacked
 
 _WITH_TILE: dict[str, type[Discard | DeclareReady | Pong | Kong]] = {"discard": Discard, "declare_ready": DeclareReady, "pong": Pong, "kong": Kong}
@@ -22,9 +23,7 @@ _WITHOUT_TILE: dict[str, type[Win | Pass]] = {"win": Win, "pass": Pass}
 
 def parse_command(spec: Mapping[str, Any]) -> Command:
     """A command from its human form; ValueError names the bad part."""
-    seat = spec.get("seat")
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
-        raise ValueError(f"'seat' must be 0..{SEATS - 1}, not {seat!r}")
+    seat = notation.seat(spec, SEATS)
     action = spec.get("action")
     if action in _WITHOUT_TILE:
         extra = set(spec) - {"seat", "action"}
@@ -46,23 +45,9 @@ def fixed_deal(deal: Mapping[str, Any], salt: bytes) -> FixedDeal:
     """The command dealing a scenario's deal: each seat's hand (the dealer's 14 tiles), the live
     wall's first draws in order, the tail's first replacement draws in order; the other tiles
     stand in sorted order between them."""
-    extra = set(deal) - {"dealer", "hands", "wall", "tail"}
-    if extra:
-        raise ValueError(f"unknown deal key(s) {sorted(extra)}; allowed: dealer, hands, wall, tail")
-    dealer = deal.get("dealer", 0)
-    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < SEATS:
-        raise ValueError(f"deal 'dealer' must be 0..{SEATS - 1}, not {dealer!r}")
-    hands = deal.get("hands")
-    if not isinstance(hands, list) or len(hands) != SEATS or not all(isinstance(h, str) for h in hands):
-        raise ValueError(f"deal 'hands' must list {SEATS} hands in tile notation")
-    parsed = [parse_tiles(h) for h in hands]
-    live = parse_tiles(_text(deal, "wall"))
-    tail = parse_tiles(_text(deal, "tail"))
+    notation.deal_keys(deal, ["dealer", "hands", "wall", "tail"])
+    dealer = notation.dealer(deal, SEATS)
+    parsed = notation.hands(deal, SEATS)
+    live = notation.tiles(deal, "wall")
+    tail = notation.tiles(deal, "tail")
     return FixedDeal(dealer, stacked(parsed, live, tail, dealer, FULL_SET), salt)
-
-
-def _text(deal: Mapping[str, Any], key: str) -> str:
-    text = deal.get(key, "")
-    if not isinstance(text, str):
-        raise ValueError(f"deal {key!r} must be tiles in notation, such as \"5p E 9s\"")
-    return text

@@ -8,11 +8,12 @@ face-up discard), `Robbing` (ready seats may rob an added kong).
 
 from __future__ import annotations
 
-from engine.core.contract import HandResult, Status
+from engine.core.contract import HandResult
 from engine.core.messages import value
 from engine.koudian.options import Options
 from engine.mahjong.claims import ClaimWindow
 from engine.mahjong.melds import KONG_ADDED, KONG_CONCEALED, KONG_EXPOSED
+from engine.mahjong.phases import TablePhases
 from engine.mahjong.seat import SeatTiles
 from engine.mahjong.tiles import Tile
 from engine.mahjong.wall import Wall
@@ -132,20 +133,13 @@ class MatchOver:
 State = NoTable | BetweenHands | Playing | MatchOver
 
 
+PHASES = TablePhases(NoTable, BetweenHands, Playing, MatchOver)
+
+
 def initial() -> State:
     """The state before the table's creation event."""
     return NoTable()
 
 
-def status(state: State) -> Status:
-    """Where the table stands for its driver."""
-    if isinstance(state, Playing):
-        return Status.IN_HAND
-    if isinstance(state, MatchOver):
-        return Status.MATCH_OVER
-    return Status.WAITING_FOR_HAND
-
-
-def hand_result(state: State) -> HandResult | None:
-    """How the last finished hand ended (None before any)."""
-    return None if isinstance(state, NoTable) else state.table.result
+status = PHASES.status  # the contract's: where the table stands for its driver
+hand_result = PHASES.hand_result  # the contract's: how the last finished hand ended (None before any)

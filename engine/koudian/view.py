@@ -13,8 +13,8 @@ from engine.core.messages import value
 from engine.koudian.events import ClaimWindowOpened, Event, HandStarted, ReadyDeclared
 from engine.koudian.options import Options
 from engine.koudian.state import BetweenHands, MatchOver, Playing, Robbing, State, Turn
-from engine.mahjong.actions import ClaimAnswered, Konged, TileDrawn
-from engine.mahjong.melds import KONG_CONCEALED, Meld
+from engine.mahjong import redaction
+from engine.mahjong.melds import Meld
 from engine.mahjong.tiles import Tile, from_counts
 
 
@@ -93,25 +93,11 @@ def view(state: State, seat: int | None) -> View:
     )
 
 
+_REDACTION = redaction.Redaction(HandStarted, ClaimWindowOpened)
+
+
 def redact(ev: Event, seat: int | None) -> Event | None:
     """`ev` as `seat` may see it, or None when it shows that seat nothing."""
-    if isinstance(ev, HandStarted):
-        dealt = tuple(d if s == seat else () for s, d in enumerate(ev.dealt))
-        return replace(ev, dealt=dealt, order=None, seed=None, salt=None)
-    if isinstance(ev, TileDrawn | ReadyDeclared | ClaimAnswered | ClaimWindowOpened | Konged):
-        if isinstance(ev, ClaimWindowOpened):
-            # Everyone sees the window (the view shows it anyway), each only its own options;
-            # a spectator none (the event has no seat of its own to match seat None).
-            return replace(ev, options=tuple(o for o in ev.options if o[0] == seat))
-        if getattr(ev, "seat", None) == seat:
-            return ev
-        if isinstance(ev, TileDrawn):
-            return replace(ev, tile=None)
-        if isinstance(ev, ReadyDeclared):
-            return replace(ev, tile=None, waits=())
-        if isinstance(ev, ClaimAnswered):
-            return None
-        if ev.kind == KONG_CONCEALED:
-            return replace(ev, tile=None)
-    return ev
-
+    if isinstance(ev, ReadyDeclared) and ev.seat != seat:
+        return replace(ev, tile=None, waits=())
+    return _REDACTION.redact(ev, seat)

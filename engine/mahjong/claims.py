@@ -9,10 +9,14 @@ pong = kong > chow); between equal claims the seat first in turn order after the
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
+from typing import Any, overload
 
+from engine.core.contract import Deadline
+from engine.core.errors import RuleViolation
 from engine.core.messages import value
+from engine.mahjong.actions import Chow, CloseClaims, Kong, Pass, Pong, Win
 from engine.mahjong.tiles import Tile
 from engine.mahjong.wall import Wall
 
@@ -120,3 +124,64 @@ def window_id(reason: str, hand_number: int, wall: Wall, window: ClaimWindow) ->
     for as long as it stays open, whatever is answered, and never the same for the next one (a
     draw moves the wall between them; after a claim the next discard has another source)."""
     return (reason, hand_number, wall.front, wall.back, window.source, window.tile)
+
+
+@overload
+def answers(window: ClaimWindow, seat: int) -> list[Win | Pong | Kong | Pass]: ...
+
+
+@overload
+def answers(window: ClaimWindow, seat: int, chow_lows: Callable[[], Iterable[Tile]]) -> list[Win | Pong | Kong | Chow | Pass]: ...
+
+
+def answers(window: ClaimWindow, seat: int, chow_lows: Callable[[], Iterable[Tile]] = tuple) -> list[Any]:
+    """The commands `seat` may answer `window` with: each claim it may make (a chow into every run
+    `chow_lows()` gives), then Pass; none when it is not asked."""
+    kinds = window.options_of(seat)
+    if not kinds:
+        return []
+    t = window.tile
+    acts: list[Any] = []
+    for kind in kinds:
+        if kind == WIN:
+            acts.append(Win(seat))
+        elif kind == PONG:
+            acts.append(Pong(seat, t))
+        elif kind == KONG:
+            acts.append(Kong(seat, t))
+        elif kind == CHOW:
+            acts.extend(Chow(seat, low) for low in chow_lows())
+    acts.append(Pass(seat))
+    return acts
+
+
+def window_deadline(reason: str, hand_number: int, wall: Wall, window: ClaimWindow, timeout_ms: int,
+                    default: Callable[[int], Any], priority: Mapping[str, int] = STANDARD_PRIORITY) -> Deadline:
+    """The deadline of an open window: every seat still to answer, with its 托管 `default(seat)`;
+    once decided, the table's own close (normally taken at once, as the ruleset's follow_up)."""
+    identity = window_id(reason, hand_number, wall, window)
+    if window.decided(priority):
+        return Deadline({None: CloseClaims()}, timeout_ms, reason, identity)
+    return Deadline({s: default(s) for s in window.pending()}, timeout_ms, reason, identity)
+
+
+def to_record(window: ClaimWindow, seat: int, claim: str, always: bool, refusal: Callable[[str, Tile], RuleViolation],
+              unasked: str = "") -> bool:
+    """Whether `seat`'s answer `claim` (a claim kind or PASS) to `window` is to be recorded; else
+    RuleViolation, `refusal(claim, tile)` for a claim the seat may not make. With `always` (the
+    window opens after every discard, WINDOW_ALWAYS) every seat but the source answers alike
+    whether or not another seat can claim: the pass of a seat that was not asked is taken, and is
+    not recorded (it changes nothing: it has passed already); its claim is refused for its own
+    reason. `unasked` ends the refusal of a seat that was not asked otherwise."""
+    allowed = window.options_of(seat)
+    if not allowed and always and not any(s == seat for s, _ in window.answers):
+        if seat == window.source:
+            raise RuleViolation("own_tile", f"You cannot claim your own {window.tile}.")
+        if claim == PASS:
+            return False
+        raise refusal(claim, window.tile)
+    if not allowed:
+        raise RuleViolation("cannot_claim", f"You cannot claim {window.tile}{unasked}.")
+    if claim != PASS and claim not in allowed:
+        raise refusal(claim, window.tile)
+    return True

@@ -7,16 +7,19 @@ the match's first dealer is chosen, then `HandStarted`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
 from engine.core import errors
+from engine.core.contract import StartHand
 from engine.core.errors import RuleViolation
 from engine.core.shuffle import commitment, derived_rng, seeded_shuffle
 from engine.mahjong.tiles import FULL_SET, Tile
 from engine.mahjong.wall import Dice, deal, roll_dice, roll_for_dealer
 
 Rolls = tuple[tuple[tuple[int, int], ...], ...]
+E = TypeVar("E")
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,3 +71,47 @@ def fixed(dealer: int | None, seats: int, asked: int, order: Sequence[Tile], sal
 
 def _commit(order: tuple[Tile, ...], salt: bytes) -> str:
     return commitment([str(t) for t in order], salt)
+
+
+class StackedDeal(Protocol):
+    """A ruleset's `FixedDeal`: a scenario's stacked deck, dealt by `dealer`."""
+
+    @property
+    def dealer(self) -> int: ...
+
+    @property
+    def order(self) -> tuple[Tile, ...]: ...
+
+    @property
+    def salt(self) -> bytes: ...
+
+
+def started(
+    cmd: StartHand | StackedDeal,
+    dealer: int | None,
+    number: int,
+    seats: int,
+    dealer_chosen: Callable[[Rolls, int], E],
+    hand_started: Callable[..., E],
+) -> list[E]:
+    """The events that deal hand `number` as `cmd` asks (a shuffle, or a stacked deck), in the
+    ruleset's own event types: `DealerChosen(rolls, dealer)` when this deal chose the match's
+    first dealer, then `HandStarted`. RuleViolation as `fixed` says."""
+    if isinstance(cmd, StartHand):
+        dealt = shuffled(dealer, seats, cmd.seed, cmd.salt)
+    else:
+        dealt = fixed(dealer, seats, cmd.dealer, cmd.order, cmd.salt)
+    chosen = [] if dealt.rolls is None else [dealer_chosen(dealt.rolls, dealt.dealer)]
+    return [
+        *chosen,
+        hand_started(
+            number=number,
+            dealer=dealt.dealer,
+            commitment=dealt.commitment,
+            dealt=dealt.hands,
+            dice=dealt.dice,
+            order=dealt.order,
+            seed=dealt.seed,
+            salt=cmd.salt,
+        ),
+    ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from engine.core.contract import Deadline
 from engine.mahjong import claims
-from engine.mahjong.actions import Chow, CloseClaims, Discard, Kong, Pass, Pong, Win
+from engine.mahjong.actions import CloseClaims, Discard, Kong, Pass, Win
 from engine.mahjong.tiles import tile
 from engine.wuhan import claiming, kongs
 from engine.wuhan.big_wins import SELF_DRAW, Way
@@ -54,22 +54,8 @@ def legal_actions(state: State, seat: int) -> list[Command]:
         acts.extend(Kong(seat, t) for t, _ in kongs.turn_kongs(sh, hand.roles))
         acts.extend(Discard(seat, tile(t)) for t, n in enumerate(sh.concealed) if n)
         return acts
-    kinds = phase.window.options_of(seat)
-    if not kinds:
-        return []
-    t = phase.window.tile
-    acts = []
-    for kind in kinds:
-        if kind == claims.WIN:
-            acts.append(Win(seat))
-        elif kind == claims.PONG:
-            acts.append(Pong(seat, t))
-        elif kind == claims.KONG:
-            acts.append(Kong(seat, t))
-        elif kind == claims.CHOW:
-            acts.extend(Chow(seat, low) for low in claiming.chow_lows(hand.seats[seat], t, hand.roles))
-    acts.append(Pass(seat))
-    return acts
+    window = phase.window
+    return list(claims.answers(window, seat, lambda: claiming.chow_lows(hand.seats[seat], window.tile, hand.roles)))
 
 
 def default_action(state: Playing, seat: int) -> Command:
@@ -101,12 +87,9 @@ def deadline(state: State) -> Deadline | None:
     if isinstance(phase, Turn | LastFour):
         reason = "last_four" if isinstance(phase, LastFour) else "turn"
         return Deadline({phase.seat: default_action(state, phase.seat)}, options.turn_timeout_ms, reason)
-    pending = phase.window.pending()
     reason = "rob_kong" if isinstance(phase, Robbing) else "claim"
-    window = claims.window_id(reason, state.hand.number, state.hand.wall, phase.window)
-    if phase.window.decided(claiming.PRIORITY):  # the table's own step, normally taken at once (follow_up)
-        return Deadline({None: CloseClaims()}, options.claim_timeout_ms, reason, window)
-    return Deadline({s: default_action(state, s) for s in pending}, options.claim_timeout_ms, reason, window)
+    return claims.window_deadline(reason, state.hand.number, state.hand.wall, phase.window, options.claim_timeout_ms,
+                                  lambda s: default_action(state, s), claiming.PRIORITY)
 
 
 def follow_up(state: State) -> Command | None:

@@ -32,6 +32,7 @@ from engine.mahjong.actions import (
     Win,
 )
 from engine.mahjong.melds import KONG_ADDED, KONG_CONCEALED, KONG_EXPOSED
+from engine.mahjong.phases import turn_of
 from engine.mahjong.seat import SeatTiles
 from engine.mahjong.tiles import Tile, format_tiles, from_counts
 from engine.mahjong.wall import Wall, dealt_count
@@ -59,6 +60,7 @@ from engine.wuhan.state import (
     CLAIMED,
     DEAL,
     LAST_DRAWS,
+    PHASES,
     REPLACEMENT,
     RESERVE,
     SEATS,
@@ -68,7 +70,6 @@ from engine.wuhan.state import (
     Hand,
     LastFour,
     MatchOver,
-    NoTable,
     Playing,
     Robbing,
     State,
@@ -274,61 +275,32 @@ def decide(state: State, cmd: Command) -> list[Event]:
     """The events `cmd` causes, or RuleViolation with a stable code and a player's sentence."""
     if isinstance(cmd, StartHand | FixedDeal):
         return _deal(state, cmd)
-    if isinstance(state, NoTable):
-        raise RuleViolation(errors.NO_TABLE, "This table has not been created yet.")
-    if isinstance(state, MatchOver):
-        raise RuleViolation(errors.MATCH_OVER, "The match is over.")
-    if not isinstance(state, Playing):
-        raise RuleViolation(errors.NO_HAND_IN_PROGRESS, "No hand is being played; wait for the deal.")
+    playing = PHASES.to_move(state)
     handler = _COMMANDS.get(type(cmd))
     if handler is None:
         raise RuleViolation(errors.UNKNOWN_COMMAND, f"Wuhan mahjong has no {type(cmd).__name__} move.")
     if not isinstance(cmd, CloseClaims):
         errors.check_seat(cmd.seat, SEATS)
-    log = _Log(state)
+    log = _Log(playing)
     handler(log, cmd)
     return log.events
 
 
 def _deal(state: State, cmd: StartHand | FixedDeal) -> list[Event]:
-    if isinstance(state, Playing):
-        raise RuleViolation(errors.HAND_IN_PROGRESS, "A hand is already being played.")
-    if isinstance(state, MatchOver):
-        raise RuleViolation(errors.MATCH_OVER, "The match is over.")
-    if not isinstance(state, BetweenHands):
-        raise RuleViolation(errors.NO_TABLE, "This table has not been created yet.")
+    table = PHASES.to_deal(state).table
     log = _Log(state)
-    table = state.table
-    if isinstance(cmd, FixedDeal):
-        dealt = dealing.fixed(table.dealer, SEATS, cmd.dealer, cmd.order, cmd.salt)
-    else:
-        dealt = dealing.shuffled(table.dealer, SEATS, cmd.seed, cmd.salt)
-    if dealt.rolls is not None:
-        log.add(DealerChosen(dealt.rolls, dealt.dealer))
-    log.add(
-        HandStarted(
-            number=table.hands_played + 1,
-            dealer=dealt.dealer,
-            commitment=dealt.commitment,
-            dealt=dealt.hands,
-            dice=dealt.dice,
-            order=dealt.order,
-            seed=dealt.seed,
-            salt=cmd.salt,
-        )
-    )
+    started: list[Event] = dealing.started(cmd, table.dealer, table.hands_played + 1, SEATS, DealerChosen, HandStarted)
+    for ev in started:
+        log.add(ev)
     roles = Roles(log.hand.wall.next_live())
     log.add(IndicatorTurned(roles.indicator, roles.laizi, roles.skins))
     return log.events
 
 
 def _turn_of(log: _Log, seat: int) -> Turn | LastFour:
-    phase = log.hand.phase
-    if not isinstance(phase, Turn | LastFour):
-        raise RuleViolation(errors.NOT_YOUR_TURN, "The others are deciding on a tile; wait for them.")
-    if phase.seat != seat:
-        raise RuleViolation(errors.NOT_YOUR_TURN, f"It is seat {phase.seat}'s turn, not yours.")
-    return phase
+    turn = turn_of(log.hand.phase, seat, (Turn, LastFour), waiting="a tile")
+    assert isinstance(turn, Turn | LastFour)  # what turn_of checked (mypy joins the tuple's types)
+    return turn
 
 
 def _normal_turn_of(log: _Log, seat: int, move: str) -> Turn:
@@ -468,6 +440,11 @@ _REFUSAL = {
 }
 
 
+def _refused(claim: str, tile: Tile) -> RuleViolation:
+    code, text = _REFUSAL.get(claim, ("cannot_claim", "You cannot claim {tile} that way."))
+    return RuleViolation(code, text.format(tile=tile))
+
+
 def _always(log: _Log) -> bool:
     """Whether this table opens a window after every discard (engine.mahjong.claims)."""
     return log.options.claim_window == claims.WINDOW_ALWAYS
@@ -487,22 +464,8 @@ def _answer(log: _Log, seat: int, claim: str, chow_low: Tile | None = None) -> N
     window = phase.window
     if any(s == seat for s, _ in window.answers):
         raise RuleViolation("already_answered", "You have already answered this tile.")
-    allowed = window.options_of(seat)
-    if not allowed and _always(log):
-        # Every seat but the source answers alike whether or not another seat can claim: a pass
-        # is taken (and changes nothing: a seat that cannot claim has passed already), a claim
-        # is refused for the seat's own reason.
-        if seat == window.source:
-            raise RuleViolation("own_tile", f"You cannot claim your own {window.tile}.")
-        if claim == claims.PASS:
-            return
-        code, text = _REFUSAL.get(claim, ("cannot_claim", "You cannot claim {tile} that way."))
-        raise RuleViolation(code, text.format(tile=window.tile))
-    if not allowed:
-        raise RuleViolation("cannot_claim", f"You cannot claim {window.tile}.")
-    if claim != claims.PASS and claim not in allowed:
-        code, text = _REFUSAL.get(claim, ("cannot_claim", "You cannot claim {tile} that way."))
-        raise RuleViolation(code, text.format(tile=window.tile))
+    if not claims.to_record(window, seat, claim, _always(log), _refused):
+        return
     log.add(ClaimAnswered(seat, claim) if chow_low is None else ChowClaimed(seat, chow_low))
     window = log.hand.phase.window  # type: ignore[union-attr]
     if window.decided(claiming.PRIORITY) and not _always(log):  # else the table's own step (follow_up)

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.mahjong import notation
 from engine.mahjong.actions import Chow, Discard, Kong, Pass, Pong, Win
-from engine.mahjong.tiles import FULL_SET, Tile, parse_tile, parse_tiles
+from engine.mahjong.tiles import FULL_SET, Tile, parse_tile
 from engine.mahjong.wall import stacked
 from engine.wuhan.commands import Command, FixedDeal
 from engine.wuhan.state import LAST_DRAWS, RESERVE, SEATS
@@ -23,9 +24,7 @@ _WITHOUT_TILE: dict[str, type[Win | Pass]] = {"win": Win, "pass": Pass}
 
 def parse_command(spec: Mapping[str, Any]) -> Command:
     """A command from its human form; ValueError names the bad part."""
-    seat = spec.get("seat")
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
-        raise ValueError(f"'seat' must be 0..{SEATS - 1}, not {seat!r}")
+    seat = notation.seat(spec, SEATS)
     action = spec.get("action")
     if action in _WITHOUT_TILE:
         _only(spec, action, set())
@@ -57,22 +56,15 @@ def fixed_deal(deal: Mapping[str, Any], salt: bytes) -> FixedDeal:
     """The command dealing a scenario's deal: each seat's hand (the dealer's 14 tiles), the
     indicator (the tile turned after the deal), the live wall's next draws in order, the tail's
     first replacement draws in order; the other tiles stand in sorted order between them."""
-    extra = set(deal) - {"dealer", "hands", "indicator", "wall", "tail", "last_four"}
-    if extra:
-        raise ValueError(f"unknown deal key(s) {sorted(extra)}; allowed: dealer, hands, indicator, wall, tail, last_four")
-    dealer = deal.get("dealer", 0)
-    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < SEATS:
-        raise ValueError(f"deal 'dealer' must be 0..{SEATS - 1}, not {dealer!r}")
-    hands = deal.get("hands")
-    if not isinstance(hands, list) or len(hands) != SEATS or not all(isinstance(h, str) for h in hands):
-        raise ValueError(f"deal 'hands' must list {SEATS} hands in tile notation")
+    notation.deal_keys(deal, ["dealer", "hands", "indicator", "wall", "tail", "last_four"])
+    dealer = notation.dealer(deal, SEATS)
+    parsed = notation.hands(deal, SEATS)
     indicator = deal.get("indicator")
     if not isinstance(indicator, str):
         raise ValueError("deal 'indicator' must be one tile, such as \"5m\" (the 赖子 is the kind after it)")
-    parsed = [parse_tiles(h) for h in hands]
-    live = (parse_tile(indicator), *parse_tiles(_text(deal, "wall")))
-    tail = parse_tiles(_text(deal, "tail"))
-    last = parse_tiles(_text(deal, "last_four"))
+    live = (parse_tile(indicator), *notation.tiles(deal, "wall"))
+    tail = notation.tiles(deal, "tail")
+    last = notation.tiles(deal, "last_four")
     if last:
         tail = _before_the_reserve(parsed, live, tail, last)
     return FixedDeal(dealer, stacked(parsed, live, tail, dealer, FULL_SET), salt)
@@ -94,9 +86,3 @@ def _before_the_reserve(hands: list[tuple[Tile, ...]], live: tuple[Tile, ...], t
     fillers = sorted(left)[len(left) - (RESERVE - len(tail)):]
     return (*tail, *fillers, *reversed(last))
 
-
-def _text(deal: Mapping[str, Any], key: str) -> str:
-    text = deal.get(key, "")
-    if not isinstance(text, str):
-        raise ValueError(f"deal {key!r} must be tiles in notation, such as \"5p E 9s\"")
-    return text

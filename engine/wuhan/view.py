@@ -8,13 +8,11 @@ HandEnded reveals the rest to everyone.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.core.messages import value
-from engine.mahjong.actions import ClaimAnswered, Konged, TileDrawn
-from engine.mahjong.melds import KONG_CONCEALED, Meld
+from engine.mahjong import redaction
+from engine.mahjong.melds import Meld
 from engine.mahjong.tiles import Tile, from_counts
-from engine.wuhan.events import ChowClaimed, ClaimWindowOpened, Event, HandStarted
+from engine.wuhan.events import ChowClaimed, ClaimWindowOpened, HandStarted
 from engine.wuhan.options import Options
 from engine.wuhan.state import BetweenHands, LastFour, MatchOver, Playing, Robbing, State, Turn
 
@@ -92,24 +90,5 @@ def view(state: State, seat: int | None) -> View:
     )
 
 
-def redact(ev: Event, seat: int | None) -> Event | None:
-    """`ev` as `seat` may see it, or None when it shows that seat nothing."""
-    if isinstance(ev, HandStarted):
-        dealt = tuple(d if s == seat else () for s, d in enumerate(ev.dealt))
-        return replace(ev, dealt=dealt, order=None, seed=None, salt=None)
-    if isinstance(ev, TileDrawn | ClaimAnswered | ChowClaimed | ClaimWindowOpened | Konged):
-        if isinstance(ev, ClaimWindowOpened):
-            # Everyone sees the window (the view shows it anyway), each only its own options;
-            # a spectator none (the event has no seat of its own to match seat None).
-            return replace(ev, options=tuple(o for o in ev.options if o[0] == seat))
-        if getattr(ev, "seat", None) == seat:
-            return ev
-        if isinstance(ev, TileDrawn):
-            return replace(ev, tile=None)
-        if isinstance(ev, ClaimAnswered | ChowClaimed):
-            return None
-        if ev.kind == KONG_CONCEALED:
-            return replace(ev, tile=None)
-    return ev
-
-
+redact = redaction.Redaction(HandStarted, ClaimWindowOpened, answers=(ChowClaimed,)).redact
+"""`ev` as `seat` may see it, or None when it shows that seat nothing (engine.mahjong.redaction)."""

@@ -5,7 +5,11 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+
+import psycopg
+from psycopg import sql
 
 from .errors import MigrationError
 
@@ -49,3 +53,37 @@ def verify(migration: Migration, recorded_checksum: str) -> None:
             f"migration {migration.name} was applied with different contents; "
             "add a new migration instead of editing an applied one"
         )
+
+
+def unapplied(wanted: Sequence[Migration], applied: Mapping[int, str]) -> list[Migration]:
+    """The migrations of `wanted` not applied yet, in order; `applied` maps each applied version
+    to its recorded checksum, and one whose file has since changed raises (`verify`)."""
+    for migration in wanted:
+        if migration.version in applied:
+            verify(migration, applied[migration.version])
+    return [m for m in wanted if m.version not in applied]
+
+
+async def apply_postgres(conn: psycopg.AsyncConnection, schema: str, directory: Path, table: str, lock: str) -> None:
+    """Apply the missing migrations of `directory` in `schema`, each recorded in `table`, in one
+    transaction serialised by an advisory lock on `lock` (the event store's and the ledger's)."""
+    wanted = load(directory)
+    async with conn.transaction():
+        await conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (lock,))
+        await conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))
+        await conn.execute(sql.SQL("SET LOCAL search_path TO {}").format(sql.Identifier(schema)))
+        await conn.execute(
+            sql.SQL(
+                "CREATE TABLE IF NOT EXISTS {} ("
+                " version integer PRIMARY KEY, name text NOT NULL, checksum text NOT NULL,"
+                " applied_at timestamptz NOT NULL DEFAULT now())"
+            ).format(sql.Identifier(table))
+        )
+        cur = await conn.execute(sql.SQL("SELECT version, checksum FROM {}").format(sql.Identifier(table)))
+        applied: dict[int, str] = dict(await cur.fetchall())
+        for migration in unapplied(wanted, applied):
+            await conn.execute(migration.sql)
+            await conn.execute(
+                sql.SQL("INSERT INTO {} (version, name, checksum) VALUES (%s, %s, %s)").format(sql.Identifier(table)),
+                (migration.version, migration.name, migration.checksum),
+            )

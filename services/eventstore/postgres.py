@@ -22,7 +22,10 @@ from .records import START, AppendRequest, GlobalPosition, RecordedEvent, Snapsh
 from .store import EventStore, Handler
 
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
-NOTIFY_INTERVAL = 0.02  # at most 50 wake-ups a second per process; subscribers also poll
+# At most 20 wake-ups a second per process; subscribers also poll. Each NOTIFY is a round trip
+# and a commit of its own: at 50 a second they were a third of a paced game node's Postgres
+# calls (issue 18), for remote subscribers (the ledger) that wait at most this much longer.
+NOTIFY_INTERVAL = 0.05
 # Errors meaning another transaction appended to one of the batch's streams first; the
 # statement was rolled back as a whole, so each append can simply be tried again on its own.
 _RACED = (psycopg.errors.UniqueViolation, psycopg.errors.DeadlockDetected)
@@ -544,28 +547,7 @@ async def _select_all(conn: psycopg.AsyncConnection, after: GlobalPosition, limi
 
 async def _migrate(conn: psycopg.AsyncConnection, schema: str) -> None:
     """Apply missing migrations in one transaction, serialised per schema by an advisory lock."""
-    wanted = migrations.load(migrations.POSTGRES_DIR)
-    ident = sql.Identifier(schema)
-    async with conn.transaction():
-        await conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"qipai.eventstore.{schema}",))
-        await conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(ident))
-        await conn.execute(sql.SQL("SET LOCAL search_path TO {}").format(ident))
-        await conn.execute(
-            "CREATE TABLE IF NOT EXISTS schema_migrations ("
-            " version integer PRIMARY KEY, name text NOT NULL, checksum text NOT NULL,"
-            " applied_at timestamptz NOT NULL DEFAULT now())"
-        )
-        cur = await conn.execute("SELECT version, checksum FROM schema_migrations")
-        applied: dict[int, str] = {version: checksum for version, checksum in await cur.fetchall()}
-        for migration in wanted:
-            if migration.version in applied:
-                migrations.verify(migration, applied[migration.version])
-                continue
-            await conn.execute(migration.sql)
-            await conn.execute(
-                "INSERT INTO schema_migrations (version, name, checksum) VALUES (%s, %s, %s)",
-                (migration.version, migration.name, migration.checksum),
-            )
+    await migrations.apply_postgres(conn, schema, migrations.POSTGRES_DIR, "schema_migrations", f"qipai.eventstore.{schema}")
 
 
 async def _one(cur: psycopg.AsyncCursor[Any]) -> tuple[Any, ...]:

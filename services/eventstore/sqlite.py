@@ -385,10 +385,7 @@ def _migrate(conn: sqlite3.Connection) -> None:
             " name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at TEXT NOT NULL)"
         )
         applied = dict(conn.execute("SELECT version, checksum FROM schema_migrations").fetchall())
-        for migration in wanted:
-            if migration.version in applied:
-                migrations.verify(migration, applied[migration.version])
-                continue
+        for migration in migrations.unapplied(wanted, applied):
             for statement in _statements(migration.sql):
                 conn.execute(statement)
             conn.execute(

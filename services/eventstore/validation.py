@@ -36,6 +36,8 @@ def stream_id(value: Any) -> str:
         raise InvalidStreamId(
             f"stream id is {len(value)} characters long; the limit is {MAX_STREAM_ID_LENGTH}"
         )
+    if value.isprintable():  # no control character, no lone surrogate: the usual case, in C
+        return value
     if any(ord(ch) < 32 or ord(ch) == 127 for ch in value):
         raise InvalidStreamId(f"stream id {value!r} contains a control character")
     if not value.isprintable() and any(0xD800 <= ord(ch) <= 0xDFFF for ch in value):
@@ -61,6 +63,8 @@ def optional_text(value: Any, name: str, limit: int) -> str | None:
         raise InvalidInput(f"{name} must be non-empty text or None, got {value!r}")
     if len(value) > limit:
         raise InvalidInput(f"{name} is {len(value)} characters long; the limit is {limit}")
+    if value.isprintable():  # no control character: the usual case, checked in C
+        return value
     if any(ord(ch) < 32 or ord(ch) == 127 for ch in value):  # Postgres text cannot hold NUL
         raise InvalidInput(f"{name} {value[:40]!r} contains a control character")
     return value
@@ -81,6 +85,11 @@ def type_name(value: Any) -> str:
 
 def to_json(value: Any, what: str) -> str:
     """Compact JSON text of a dict, or `NotSerialisable` naming `what` and the reason."""
+    return _json(value, what)[0]
+
+
+def _json(value: Any, what: str) -> tuple[str, int]:
+    """`to_json`'s text and its size in UTF-8 bytes (encoded once: it is every append's cost)."""
     if not isinstance(value, dict):
         raise NotSerialisable(f"{what} must be a dict, got {type(value).__name__}")
     try:
@@ -88,20 +97,23 @@ def to_json(value: Any, what: str) -> str:
     except (TypeError, ValueError) as exc:
         raise NotSerialisable(f"{what} is not JSON-serialisable: {exc}") from None
     try:
-        text.encode()
+        size = len(text.encode())
     except UnicodeEncodeError as exc:
         raise NotSerialisable(f"{what} is not JSON-serialisable: not valid Unicode ({exc.reason})") from None
     # Postgres jsonb cannot hold NUL; refusing it on both backends keeps them interchangeable.
     if "\\u0000" in text:
         raise NotSerialisable(f"{what} contains a NUL character, which jsonb cannot store")
-    return text
+    return text, size
 
 
 def sized(text: str, what: str) -> str:
-    size = len(text.encode())
+    _limit(len(text.encode()), what)
+    return text
+
+
+def _limit(size: int, what: str) -> None:
     if size > MAX_PAYLOAD_BYTES:
         raise PayloadTooLarge(f"{what} is {size} bytes of JSON; the limit is {MAX_PAYLOAD_BYTES}")
-    return text
 
 
 def new_events(
@@ -120,9 +132,9 @@ def new_events(
         if not known_type(name):
             raise UnknownEventType(name)
         schema = version(event.schema_version, f"schema version of event #{index} ({name})", 1)
-        data = to_json(event.data, f"data of event #{index} ({name})")
-        metadata = to_json(event.metadata, f"metadata of event #{index} ({name})")
-        sized(data + metadata, f"event #{index} ({name})")
+        data, data_size = _json(event.data, f"data of event #{index} ({name})")
+        metadata, metadata_size = _json(event.metadata, f"metadata of event #{index} ({name})")
+        _limit(data_size + metadata_size, f"event #{index} ({name})")
         rows.append((name, schema, data, metadata))
     return rows
 

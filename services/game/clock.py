@@ -52,6 +52,11 @@ class Deadlines:
     def delay_ms(table: Table) -> int | None:
         """How long the table's pending decision lasts, as every observer is shown it: from its
         last event, or for a claim window from its opening (None: no decision pending)."""
+        return Deadlines._delay_ms(table, _deadline(table))
+
+    @staticmethod
+    def _delay_ms(table: Table, deadline: Deadline | None) -> int | None:
+        """`delay_ms` with the table's pending decision (`_deadline`) already worked out."""
         if isinstance(table.deal, AwaitingReveals):
             return REVEAL_TIMEOUT_MS
         status = table.status
@@ -60,7 +65,6 @@ class Deadlines:
                 return None
             everyone_auto = all(table.is_auto(s) for s in range(len(table.seats)))
             return AUTO_PLAY_DELAY_MS if everyone_auto else BETWEEN_HANDS_MS
-        deadline = _deadline(table)
         if deadline is None:
             return None
         # Who owes a claim window is hidden: its length must not tell whether they are on auto-play.
@@ -82,10 +86,7 @@ class Deadlines:
         table if that comes first, or none. Remembered as the table's armed deadline
         (`due_at_ms`): every deadline armed in the live state is computed here."""
         due, decision, window = self._due(table, since_ms)
-        self._armed[table.table_id] = (table.version, decision, window)
-        self._armed.move_to_end(table.table_id)
-        while len(self._armed) > ARMED_REMEMBERED:
-            self._armed.popitem(last=False)
+        self._remember(table.table_id, (table.version, decision, window))
         if due is None:
             return Turn("turn", None)
         return Turn("turn", due, str(table.version).encode())
@@ -104,7 +105,7 @@ class Deadlines:
         if window is not None and armed is not None and armed[2] == window and armed[1] is not None:
             shown: int | None = armed[1]  # the same window still open: a hidden answer moves nothing
         else:
-            delay = self.delay_ms(table)
+            delay = self._delay_ms(table, deadline)
             shown = None if delay is None else since_ms + delay
             if shown is not None and idle_due is not None:
                 shown = min(shown, idle_due)
@@ -116,11 +117,24 @@ class Deadlines:
     def due_at_ms(self, table: Table) -> int | None:
         """When the pending decision of `table` times out, in unix ms: the instant the deadline
         this node armed for this very version fires. Every GetView is answered by the node that
-        writes the table, which armed it (after each command, on taking the table over), so
-        every node reports the same instant. None when no decision is pending, or when this
-        node did not arm the table at this version (a Watch fed by another node's fan-out)."""
+        writes the table, which armed it (after each command, on taking the table over); a Watch
+        fed by another node's fan-out learns it from there (`learn`). None when no decision is
+        pending, or when this node neither armed nor learned the table at this version."""
         armed = self._armed.get(table.table_id)
         return armed[1] if armed is not None and armed[0] == table.version else None
+
+    def learn(self, table: Table, due_ms: int) -> None:
+        """Remember the deadline the node writing `table` armed at its version (told through
+        the fan-out), so that views of it given here show the same instant; and if this node
+        takes the table over mid claim window, the window keeps it."""
+        deadline = _deadline(table)
+        self._remember(table.table_id, (table.version, due_ms, None if deadline is None else deadline.window))
+
+    def _remember(self, table_id: str, armed: tuple[int, int | None, Hashable]) -> None:
+        self._armed[table_id] = armed
+        self._armed.move_to_end(table_id)
+        while len(self._armed) > ARMED_REMEMBERED:
+            self._armed.popitem(last=False)
 
     async def arm(self, table: Table, since_ms: int) -> None:
         turn = self.turn(table, since_ms)

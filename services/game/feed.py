@@ -19,16 +19,28 @@ from services.live.base import LiveState, LiveStateUnavailable
 from services.observability import log
 
 
-def encode_payload(version: int, ev: NewEvent) -> bytes:
+def encode_payload(version: int, ev: NewEvent, apart: bool = False, due_ms: int | None = None) -> bytes:
     """An event as fanned out to every node (unredacted: each watcher redacts for its seat),
-    from its encoding for the store."""
-    return json.dumps({"version": version, "type": ev.type, "schema": ev.schema_version, "data": ev.data},
-                      separators=(",", ":"), ensure_ascii=False).encode()
+    from its encoding for the store. `apart`: the first event of a batch that goes apart
+    (Batch.apart), so that watchers on other nodes split there too. `due_ms`: on the last event
+    of an append, when the table's pending decision times out (what views show, on every node)."""
+    msg: dict[str, Any] = {"version": version, "type": ev.type, "schema": ev.schema_version, "data": ev.data}
+    if apart:
+        msg["apart"] = 1
+    if due_ms is not None:
+        msg["due"] = due_ms
+    return json.dumps(msg, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 def decode_payload(payload: bytes) -> tuple[int, Any]:
+    version, ev, _, _ = _decoded(payload)
+    return version, ev
+
+
+def _decoded(payload: bytes) -> tuple[int, Any, bool, int | None]:
     msg = json.loads(payload)
-    return msg["version"], decode(msg["type"], msg["schema"], msg["data"])
+    return (msg["version"], decode(msg["type"], msg["schema"], msg["data"]), bool(msg.get("apart")),
+            msg.get("due"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +57,10 @@ class Batch:
     # all who see it alike (keyed by id, holding the event so that the id stays its own, and by
     # the event itself for equal redactions).
     encoded: dict[Any, tuple[Any, Any]] = field(default_factory=dict, compare=False)
+    # Never told in one update with the batch before it, even when both queued up for a busy
+    # stream: a claim window's close (docs/hidden-information.md: the others see the discard
+    # and the window, then what follows, whether or not somebody could claim).
+    apart: bool = False
 
 
 HISTORY_REUSE_S = 5.0  # how long a stretch of history read for one watcher serves others
@@ -100,9 +116,10 @@ class Watcher:
     """Watch streams: local while this node serves the table, remote otherwise."""
 
     def __init__(self, repository: TableRepository, live: LiveState, local: LocalFeed,
-                 subscribe: Subscribe, serving: Callable[[str], bool]) -> None:
+                 subscribe: Subscribe, serving: Callable[[str], bool],
+                 learn_due: Callable[[Table, int], None] = lambda table, due_ms: None) -> None:
         self.repository, self.live, self.local = repository, live, local
-        self._subscribe, self._serving = subscribe, serving
+        self._subscribe, self._serving, self._learn_due = subscribe, serving, learn_due
         self._reads: dict[tuple[str, int, int], asyncio.Future[list[tuple[int, Any]]]] = {}
 
     async def watch(self, table_id: str, seat: int | None, after_version: int,
@@ -187,21 +204,22 @@ class Watcher:
                 # Batches arrive in commit order, each right after the one before. Those that
                 # queued up while the stream was busy go out as one (a message per batch would
                 # cost the most CPU exactly when the node has the least), up to a change of the
-                # table's status: a seat is shown its view at each (a hand ended, one began).
+                # table's status (a seat is shown its view at each: a hand ended, one began),
+                # and never into a batch that must go apart.
                 events, actor = list(batch.events), batch.actor
                 while not queue.empty():
                     more = queue.get_nowait()
                     if isinstance(more, _Tick):
                         timer = loop.call_later(poll_s, queue.put_nowait, TICK)
                         continue
-                    if more is MOVED or more.table.status is not batch.table.status:
+                    if more is MOVED or more.apart or more.table.status is not batch.table.status:
                         stash.append(more)
                         break
                     events += more.events
                     actor = actor if more.actor == actor else ""  # several senders: unknown
                     batch = more
                 yield Batch(batch.version, shown(table, seat, events), batch.table, actor,
-                            batch.encoded)
+                            encoded=batch.encoded)
                 last = batch.version
         finally:
             timer.cancel()
@@ -230,8 +248,14 @@ class Watcher:
                 events: list[tuple[int, Any]] = []
                 for version, payload in items:
                     if version == table.version + 1:
-                        events.append((version, decode_payload(payload)[1]))
-                        table = tables.evolve(table, events[-1][1])
+                        _, ev, apart, due_ms = _decoded(payload)
+                        if apart and events:  # told on its own, as the local feed does
+                            yield Batch(table.version, shown(table, seat, events), table)
+                            events = []
+                        events.append((version, ev))
+                        table = tables.evolve(table, ev)
+                        if due_ms is not None:  # the writer's deadline, for this node's views
+                            self._learn_due(table, due_ms)
                 if not items or items[-1][0] > table.version:
                     # Nothing for a while, or a gap: the store has everything.
                     for rec in await self.repository.events(table_id, table.version + 1):

@@ -1,9 +1,10 @@
 """The command pipeline: every change to a table goes through `execute`.
 
 Under the table's lock: hold the lease, load the table (cache, else snapshot + tail), decide
-(with every clock step due at once chained behind), append at the expected version under the
-lease's fencing token (retrying a conflict against a fresh load), then publish the new events
-to local watchers and the fan-out, refresh the cached public view and re-arm the deadline.
+(with every clock step due at once chained behind, then the table's own steps right after the
+command: `follow_ups`), append all that at the expected version under the lease's fencing token
+(retrying a conflict against a fresh load), then publish the new events to local watchers and
+the fan-out, refresh the cached public view and re-arm the deadline, in one Redis round trip.
 """
 
 from __future__ import annotations
@@ -92,6 +93,13 @@ class CommandPipeline:
         self.repository, self.ownership, self.deadlines = repository, ownership, deadlines
         self.local, self.live, self.node_id, self.clock_ms = local, live, node_id, clock_ms
         self.buy_ins = buy_ins
+        self._applied_by_ruleset: dict[str, Any] = {}  # COMMANDS' children: a label lookup per action costs
+
+    def _applied(self, ruleset: str) -> Any:
+        child = self._applied_by_ruleset.get(ruleset)
+        if child is None:
+            child = self._applied_by_ruleset[ruleset] = COMMANDS.labels(ruleset, "applied")
+        return child
 
     async def execute(self, table_id: str, cmd: Any, *, command_id: str | None, actor: str,
                       expected_version: int | None = None,
@@ -126,6 +134,13 @@ class CommandPipeline:
                     events = [ev for _, evs in steps for ev in evs]
                     if not events:
                         return Outcome(table, table.version)
+                    # The table's own steps due right after the command (a claim window nobody
+                    # may answer closes) share its append, each still a command of its own in
+                    # the log; the answer below is the command's alone (see `follow_ups`).
+                    own, own_events = after, events
+                    more, after = self.follow_ups(after)
+                    steps += more
+                    events = [ev for _, evs in steps for ev in evs]
                     if self.buy_ins is not None:
                         await self.buy_ins(table_id, events)
                     new = self.records(steps, table.version, command_id, actor)
@@ -150,57 +165,51 @@ class CommandPipeline:
                             await self.applied_before(table_id, command_id, cmd)
                         return Outcome(table, version, duplicate=True)
                     APPENDS.inc()
-                    COMMANDS.labels(table.ruleset or type(cmd).__name__, "applied").inc()
-                    before = table.status if table.exists else None
-                    table = after
-                    self.repository.remember(table)
-                    self.repository.last_event_ms[table_id] = self.clock_ms()
+                    self._applied(table.ruleset or type(cmd).__name__).inc()
+                    before, base = (table.status if table.exists else None), table.version
+                    self.repository.remember(after)
+                    now = self.clock_ms()
+                    self.repository.last_event_ms[table_id] = now
                     if actor != "server":
-                        self.repository.last_human_ms[table_id] = self.clock_ms()
-                    base = table.version - len(events)
+                        self.repository.last_human_ms[table_id] = now
+                    # Watchers get the command and the table's own steps after it as two
+                    # batches, as if stored apart: a seat must not see a window nobody could
+                    # answer arrive together with its close (docs/hidden-information.md, "Claim
+                    # windows"); `apart` keeps them two even for a watcher that is behind.
+                    mine = len(own_events)
                     self.local.publish(table_id, Batch(
-                        table.version, [(base + n, ev) for n, ev in enumerate(events, 1)], table, actor))
+                        own.version, [(base + n, ev) for n, ev in enumerate(own_events, 1)], own, actor))
+                    if len(events) > mine:
+                        self.local.publish(table_id, Batch(after.version, [
+                            (own.version + n, ev) for n, ev in enumerate(events[mine:], 1)], after, "server",
+                            apart=True))
                     try:
-                        await self._after_commit(table, new, base, before)
+                        await self._after_commit(after, new, base, before, mine)
                     except LiveStateUnavailable as exc:
                         # Stored but not announced: watchers fill the gap from the store.
                         log.warning("live_state_unavailable", stage="after_append",
-                                    version=table.version, error=str(exc))
+                                    version=after.version, error=str(exc))
                         raise
-                    await self.follow_up(table, lease.token)
                     COMMAND_LATENCY.observe((self.clock_ms() - started) / 1000)
-                    return Outcome(table, table.version, events)
+                    return Outcome(own, own.version, own_events)
                 latest = await self.repository.load(table_id, must_exist=True)
                 raise VersionConflict(-1, numbered(latest) if numbered else latest.version)
 
-    async def follow_up(self, table: Table, token: int) -> None:
-        """Store and publish, each as a command of its own (never chained into the one before:
-        what the other seats see must not tell whether it was due), the steps the table takes
-        right after a command (`engine.table.follow_up`: a claim window nobody may answer
-        closes). Under the caller's lock. If this fails the deadline takes the same step later."""
-        while (step := tables.follow_up(table)) is not None:
-            steps, after = self.decide(table, step)
-            events = [ev for _, evs in steps for ev in evs]
-            if not events:
-                return
-            command_id = f"timeout:{table.version}"
-            new = self.records(steps, table.version, command_id, "server")
-            try:
-                version = await self.repository.append(table.table_id, table.version, new, command_id, token)
-            except (WrongExpectedVersion, Fenced) as exc:
-                log.warning("follow_up_not_stored", version=table.version, error=type(exc).__name__)
-                self.repository.forget(table.table_id)
-                return
-            if version != table.version + len(events):
-                self.repository.forget(table.table_id)
-                return
-            APPENDS.inc()
-            before, base, table = table.status, table.version, after
-            self.repository.remember(table)
-            self.repository.last_event_ms[table.table_id] = self.clock_ms()
-            self.local.publish(table.table_id, Batch(
-                table.version, [(base + n, ev) for n, ev in enumerate(events, 1)], table, "server"))
-            await self._after_commit(table, new, base, before)
+    def follow_ups(self, table: Table) -> tuple[Steps, Table]:
+        """The steps the table takes right after a command (`engine.table.follow_up`: a claim
+        window nobody may answer closes), each with the clock steps due at once behind it, and
+        the table after them. The pipeline stores them in the command's own append, each as a
+        command of its own in the log (a `Timeout` of the table clock, re-decided by Verify
+        like any clock step), but answers the caller with its own command's result only: a
+        claimant's answer must not tell whether another seat was still to answer."""
+        steps: Steps = []
+        while len(steps) <= MAX_CLOCK_STEPS and (step := tables.follow_up(table)) is not None:
+            more, after = self.decide(table, step)
+            if not more[0][1]:
+                break
+            steps += more
+            table = after
+        return steps, table
 
     async def applied_before(self, table_id: str, command_id: str, cmd: Any) -> bool:
         """Whether `command_id` was applied to this table already, as this very command (a
@@ -242,12 +251,18 @@ class CommandPipeline:
         return new
 
     async def _after_commit(self, table: Table, new: list[NewEvent], first_version: int,
-                            status_before: Status | None) -> None:
-        published = [Published(first_version + n, encode_payload(first_version + n, ev))
-                     for n, ev in enumerate(new, start=1)]
-        await self.live.update_table(table.table_id, published,
-                                     LiveView(table.version, public_view(table)),
-                                     self.deadlines.turn(table, self.clock_ms()))
+                            status_before: Status | None, own: int) -> None:
+        """Announce in the live state, in one round trip, what one append stored: its first `own`
+        events (the command's) and, published after them as a separate script, the rest (the
+        table's own steps that followed it), with the view and deadline of `table` after all."""
+        turn = self.deadlines.turn(table, self.clock_ms())
+        due_ms = self.deadlines.due_at_ms(table)
+        published = [Published(first_version + n, encode_payload(
+            first_version + n, ev, apart=n == own + 1, due_ms=due_ms if n == len(new) else None))
+            for n, ev in enumerate(new, start=1)]
+        await self.live.update_table(table.table_id, published[:own],
+                                     LiveView(table.version, public_view(table)), turn,
+                                     then=published[own:])
         status = table.status
         if first_version == 0:  # the command created the table
             await self.live.mark_live(table.table_id)

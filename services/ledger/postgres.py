@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
-from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
@@ -357,22 +356,4 @@ async def _get(conn: psycopg.AsyncConnection, transfer_id: str) -> Posted | None
 
 async def _migrate(conn: psycopg.AsyncConnection, schema: str) -> None:
     """Apply missing ledger migrations in one transaction, serialised by an advisory lock."""
-    wanted = migrations.load(MIGRATIONS)
-    ident = sql.Identifier(schema)
-    async with conn.transaction():
-        await conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"qipai.ledger.{schema}",))
-        await conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(ident))
-        await conn.execute(sql.SQL("SET LOCAL search_path TO {}").format(ident))
-        await conn.execute(
-            "CREATE TABLE IF NOT EXISTS ledger_migrations ("
-            " version integer PRIMARY KEY, name text NOT NULL, checksum text NOT NULL,"
-            " applied_at timestamptz NOT NULL DEFAULT now())")
-        cur = await conn.execute("SELECT version, checksum FROM ledger_migrations")
-        applied: dict[int, str] = dict(await cur.fetchall())
-        for migration in wanted:
-            if migration.version in applied:
-                migrations.verify(migration, applied[migration.version])
-                continue
-            await conn.execute(migration.sql)
-            await conn.execute("INSERT INTO ledger_migrations (version, name, checksum) VALUES (%s, %s, %s)",
-                               (migration.version, migration.name, migration.checksum))
+    await migrations.apply_postgres(conn, schema, MIGRATIONS, "ledger_migrations", f"qipai.ledger.{schema}")

@@ -79,10 +79,7 @@ class SqliteLedger(LedgerStore):
                 "CREATE TABLE IF NOT EXISTS ledger_migrations (version INTEGER PRIMARY KEY,"
                 " name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at TEXT NOT NULL)")
             applied = dict(await tx.execute("SELECT version, checksum FROM ledger_migrations"))
-            for migration in migrations.load(MIGRATIONS):
-                if migration.version in applied:
-                    migrations.verify(migration, applied[migration.version])
-                    continue
+            for migration in migrations.unapplied(migrations.load(MIGRATIONS), applied):
                 for statement in _statements(migration.sql):
                     await tx.execute(statement)
                 await tx.execute(

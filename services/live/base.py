@@ -93,13 +93,16 @@ class LiveState(ABC):
     @abstractmethod
     async def update_table(
         self, table_id: str, events: Sequence[Published], view: View | None = None,
-        turn: Turn | None = None,
+        turn: Turn | None = None, *, then: Sequence[Published] = (),
     ) -> int:
         """Publish `events` (in order), cache `view` and set or cancel the deadline `turn`, in
-        one round trip per command.
+        one round trip per append.
 
-        Same rules as `publish`, `set_view`, `schedule` and `cancel`; returns how many events
-        were appended.
+        `then` are the events of the table's own steps stored in the same append right after
+        the command's (a claim window closing): published after `events` as an append to the
+        stream of its own, so that a reader waiting on the stream is woken with `events` alone,
+        as if the two had been stored apart. Same rules as `publish`, `set_view`, `schedule`
+        and `cancel`; returns how many events (of both) were appended.
         """
 
     @abstractmethod

@@ -168,6 +168,11 @@ class Connection:
             target_nodes=node,
         )
 
+    @property
+    def pool(self) -> Any:
+        """One server's connection pool (None on a cluster, whose client has one per node)."""
+        return self._pool
+
     def in_use(self) -> int:
         """Connections checked out right now (on a cluster, over every node): the blocking
         stream reads among them show how many connections the fan-out holds."""

@@ -94,11 +94,11 @@ class MemoryLiveState(LiveState):
 
     async def update_table(
         self, table_id: str, events: Sequence[Published], view: View | None = None,
-        turn: Turn | None = None,
+        turn: Turn | None = None, *, then: Sequence[Published] = (),
     ) -> int:
-        for event in events:
+        for event in (*events, *then):
             check_version(event.version)
-        appended = [await self.publish(table_id, e.version, e.payload) for e in events]
+        appended = [await self.publish(table_id, e.version, e.payload) for e in (*events, *then)]
         if view is not None:
             await self.set_view(table_id, view.version, view.data)
         if turn is not None and turn.due_ms is None:

@@ -24,8 +24,10 @@ from collections.abc import AsyncIterator, Sequence
 from types import TracebackType
 from typing import Any
 
+import hiredis
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import NoScriptError
+from redis.exceptions import NoScriptError, ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from services.live import scripts
 from services.live.base import (
@@ -55,6 +57,7 @@ FANOUT_SHARDS = 64
 blocking stream reads; more shards spread the streams more evenly over the masters."""
 
 _DAY_MS = 24 * 3600 * 1000
+PIPELINE_RETRIES = 2  # as the clients' own (connection.py): a Redis restart costs a call ~0.15 s
 
 
 class _Pipeliner:
@@ -66,10 +69,15 @@ class _Pipeliner:
     Redis that lost its scripts (restarted) is given them again and the calls it refused rerun.
     """
 
-    def __init__(self, client: Any, call_timeout_s: float, max_calls: int = 512) -> None:
+    def __init__(self, client: Any, call_timeout_s: float, max_calls: int = 512,
+                 pool: Any = None) -> None:
         self._client = client
         self._call_timeout_s = call_timeout_s
         self._max_calls = max_calls
+        # On one server (not a cluster): the connection pool, and the connection the pipelines
+        # go out on (see _send).
+        self._pool = pool
+        self._conn: Any = None
         self._queue: collections.deque[tuple[list[tuple[Any, list[str], list[Any]]], asyncio.Future[Any]]] = (
             collections.deque())
         self._flushing = False
@@ -131,13 +139,54 @@ class _Pipeliner:
         return results
 
     async def _execute(self, calls: list[tuple[Any, list[str], list[Any]]]) -> list[Any]:
-        async with (deadline(self._call_timeout_s, f"a pipeline of {len(calls)} calls"),
-                    self._client.pipeline(transaction=False) as pipe):
-            for script, keys, args in calls:
-                # execute_command: redis-py blocks pipe.evalsha on a cluster (for want of
-                # a NoScriptError fallback, which _run provides).
-                pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
-            return list(await pipe.execute(raise_on_error=False))
+        async with deadline(self._call_timeout_s, f"a pipeline of {len(calls)} calls"):
+            if self._pool is not None:
+                return await self._send(calls)
+            async with self._client.pipeline(transaction=False) as pipe:
+                for script, keys, args in calls:
+                    # execute_command: redis-py blocks pipe.evalsha on a cluster (for want of
+                    # a NoScriptError fallback, which _run provides).
+                    pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
+                return list(await pipe.execute(raise_on_error=False))
+
+    async def _send(self, calls: list[tuple[Any, list[str], list[Any]]]) -> list[Any]:
+        """The calls on one server: packed by hiredis, written at once on a connection this
+        pipeliner keeps, and their replies read in order (an error reply is that call's result).
+
+        A redis-py Pipeline per round trip (connection checkout, per-command packing in Python,
+        retry wrapper, reply callbacks) cost about as much CPU as the rest of a command's live
+        update (issue 18). Like redis-py's own retries, a call that lost its connection is
+        sent again on a new one, at most PIPELINE_RETRIES times: every script here may run twice.
+        """
+        packed = b"".join(hiredis.pack_command(("EVALSHA", script.sha, len(keys), *keys, *args))
+                          for script, keys, args in calls)
+        for attempt in range(PIPELINE_RETRIES + 1):
+            if self._conn is None:
+                self._conn = await self._pool.get_connection()
+            conn = self._conn
+            try:
+                await conn.send_packed_command(packed)
+                results: list[Any] = []
+                for _ in calls:
+                    try:
+                        results.append(await conn.read_response(disable_decoding=True))
+                    except ResponseError as exc:  # the whole reply was read: the connection is fine
+                        results.append(exc)
+                return results
+            except (RedisConnectionError, RedisTimeoutError, OSError):
+                await self._drop(conn)
+                if attempt == PIPELINE_RETRIES:
+                    raise
+                await asyncio.sleep(0.05 * 2**attempt)
+            except BaseException:  # cancelled mid-reply: what is left to read is unknown
+                await self._drop(conn)
+                raise
+        raise AssertionError("unreachable")
+
+    async def _drop(self, conn: Any) -> None:
+        self._conn = None
+        await conn.disconnect(nowait=True)
+        await self._pool.release(conn)
 
 
 class _Unavailable:
@@ -208,7 +257,8 @@ class RedisLiveState(LiveState):
         self._claim = register(scripts.CLAIM_DUE)
         self._allow = register(scripts.ALLOW)
         self._next_shard = 0
-        self._pipeliner = _Pipeliner(self._client, self._connection.call_timeout_s)
+        self._pipeliner = _Pipeliner(self._client, self._connection.call_timeout_s,
+                                     pool=None if self._connection.cluster else self._connection.pool)
         self._fanout = StreamFanOut(
             self._connection,
             lambda: self._guard,
@@ -265,17 +315,22 @@ class RedisLiveState(LiveState):
 
     async def update_table(
         self, table_id: str, events: Sequence[Published], view: View | None = None,
-        turn: Turn | None = None,
+        turn: Turn | None = None, *, then: Sequence[Published] = (),
     ) -> int:
         # The stream, the view and the deadline live in three hash slots: three scripts, one
         # round trip (each is idempotent by version, so their order across slots is free).
+        # `then` is a script of its own: Redis serves a blocked XREAD between two scripts.
         calls: list[tuple[Any, list[str], list[Any]]] = []
-        if events:
-            args: list[int | bytes] = [self._maxlen, self._idle_ttl_ms, wall_clock_ms()]
-            for event in events:
-                check_version(event.version)
-                args += [event.version, event.payload]
-            calls.append((self._publish, [self._stream_key(table_id)], args))
+        published = 0
+        now = wall_clock_ms()
+        for part in (events, then):
+            if part:
+                args: list[int | bytes] = [self._maxlen, self._idle_ttl_ms, now]
+                for event in part:
+                    check_version(event.version)
+                    args += [event.version, event.payload]
+                calls.append((self._publish, [self._stream_key(table_id)], args))
+                published += 1
         if view is not None:
             calls.append((self._set_view, [self._table_key(table_id, "view")],
                           [view.version, view.data, self._idle_ttl_ms]))
@@ -290,7 +345,7 @@ class RedisLiveState(LiveState):
             return 0
         with self._guard:
             results = await self._pipeliner.call(calls)
-        return int(results[0]) if events else 0
+        return sum(int(r) for r in results[:published])
 
     async def listen(self, table_id: str, after_version: int) -> AsyncIterator[Published]:
         async for message in self._fanout.listen(self._stream_key(table_id), after_version):

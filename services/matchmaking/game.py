@@ -12,6 +12,7 @@ died) applies it once.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 from typing import Any, Protocol
 
@@ -102,6 +103,32 @@ class InProcessGame:
         except TableNotFound:
             return False
         return table.status is not Status.MATCH_OVER and table.seat_of(player_id) is not None
+
+
+class PausedGame:
+    """Another gateway, with a pause before and after every call: crash drills kill the
+    matchmaker between two steps of a start (QIPAI_ROOM_START_PAUSE_MS; never in production)."""
+
+    def __init__(self, game: GameGateway, pause_s: float) -> None:
+        self.game, self.pause_s = game, pause_s
+
+    async def create_table(self, match_id: str, ruleset: str, options: dict[str, Any]) -> str:
+        await asyncio.sleep(self.pause_s)
+        table_id = await self.game.create_table(match_id, ruleset, options)
+        await asyncio.sleep(self.pause_s)
+        return table_id
+
+    async def sit(self, table_id: str, player_id: str, seat: int, request_id: str, *,
+                  bot: bool = False) -> None:
+        await asyncio.sleep(self.pause_s)
+        await self.game.sit(table_id, player_id, seat, request_id, bot=bot)
+        await asyncio.sleep(self.pause_s)
+
+    async def leave(self, table_id: str, player_id: str, request_id: str) -> None:
+        await self.game.leave(table_id, player_id, request_id)
+
+    async def seated(self, table_id: str, player_id: str) -> bool:
+        return await self.game.seated(table_id, player_id)
 
 
 class GrpcGame:

@@ -14,9 +14,7 @@ import asyncio
 import contextlib
 import statistics
 import time
-from collections import defaultdict, deque
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 from prometheus_client import Counter, Gauge, Histogram
 
@@ -65,12 +63,6 @@ def wall_ms() -> int:
     return int(time.time() * 1000)
 
 
-@dataclass
-class QueueStats:
-    matches: int = 0
-    waits_ms: deque[int] = field(default_factory=lambda: deque(maxlen=200))
-
-
 class Matchmaker:
     """Tickets and formation for every configured queue."""
 
@@ -83,8 +75,10 @@ class Matchmaker:
         self.ratings = ratings
         self.clock_ms, self.tick_s, self.poll_s = clock_ms, tick_s, poll_s
         self.lease_ms = config.lease_ms if lease_ms is None else lease_ms
-        self.stats: dict[str, QueueStats] = defaultdict(QueueStats)
         self.record_waits = record_waits  # every ticket's wait, for benchmarks
+        self.room_table: Callable[[str], Awaitable[str | None]] | None = None
+        """The table of the player's last private room (set by serving.py): sitting there
+        also keeps them from queueing."""
         self._seating = asyncio.Semaphore(MAX_SEATING)
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -107,10 +101,13 @@ class Matchmaker:
         if latest is not None and latest.live:
             return latest
         spec = self.spec(ruleset, preset, tier)
-        if latest is not None and latest.state == MATCHED and await self.game.seated(
-                latest.table_id, player_id):
-            raise AlreadySeated(f"you sit at table {latest.table_id}, whose match is not over: "
-                                f"finish it or leave it before queueing again")
+        tables = [latest.table_id] if latest is not None and latest.state == MATCHED else []
+        if self.room_table is not None and (room_table := await self.room_table(player_id)):
+            tables.append(room_table)
+        for table_id in tables:
+            if await self.game.seated(table_id, player_id):
+                raise AlreadySeated(f"you sit at table {table_id}, whose match is not over: "
+                                    f"finish it or leave it before queueing again")
         rating = round(DEFAULT_RATING)
         if self.ratings is not None:
             rating = round(await self.ratings.rating(player_id, spec.ruleset))
@@ -160,33 +157,35 @@ class Matchmaker:
             key = (ticket.state, position, ticket.table_id)
             if key != last:
                 last = key
-                yield ticket, position, self.estimated_wait_ms(ticket, now)
+                yield ticket, position, await self.estimated_wait_ms(ticket, now)
             if ticket.state in (MATCHED, CANCELLED):
                 return
             await asyncio.sleep(self.poll_s)
 
-    def estimated_wait_ms(self, ticket: Ticket, now_ms: int) -> int:
-        """Until the ticket's match: the queue's median wait of late, else its bot-fill time."""
+    async def estimated_wait_ms(self, ticket: Ticket, now_ms: int) -> int:
+        """Until the ticket's match: the queue's median wait of late (across every matchmaker
+        process), else its bot-fill time."""
         if ticket.state != SEARCHING:
             return 0
         waited = now_ms - ticket.created_ms
-        stats = self.stats.get(ticket.queue)
-        if stats is not None and stats.waits_ms:
-            return max(0, int(statistics.median(stats.waits_ms)) - waited)
+        _, waits = await self.store.match_stats(ticket.queue)
+        if waits:
+            return max(0, int(statistics.median(waits)) - waited)
         spec = self.config.queues.get(ticket.queue)
         if spec is not None and spec.bot_fill_after_ms:
             return max(0, spec.bot_fill_after_ms - waited)
         return 0
 
     async def list_queues(self) -> list[tuple[str, int, int, int, int]]:
-        """Every queue: (name, searching, oldest wait, matches here, median wait of late)."""
+        """Every queue: (name, searching, oldest wait, matches, median wait of late), from the
+        shared store: any matchmaker process answers for all of them."""
         now = self.clock_ms()
         out = []
         for name in self.config.queues:
             searching, oldest = await self.store.stats(name)
-            stats = self.stats.get(name) or QueueStats()
-            median = int(statistics.median(stats.waits_ms)) if stats.waits_ms else 0
-            out.append((name, searching, now - oldest if oldest else 0, stats.matches, median))
+            matches, waits = await self.store.match_stats(name)
+            median = int(statistics.median(waits)) if waits else 0
+            out.append((name, searching, now - oldest if oldest else 0, matches, median))
             QUEUE_SIZE.labels(name).set(searching)
         return out
 
@@ -286,13 +285,11 @@ class Matchmaker:
                      reason=refused.reason)
             return
         seats = {ticket_id: n for n, ticket_id in enumerate(match.tickets)}
-        if await self.store.matched(match.match_id, spec.name, seated.table_id, seats):
-            now = self.clock_ms()
-            stats = self.stats[spec.name]
-            stats.matches += 1
+        now = self.clock_ms()
+        waits = [now - created for created in match.created_ms]  # none for a match taken over
+        if await self.store.matched(match.match_id, spec.name, seated.table_id, seats, waits):
             MATCHES.labels(spec.name, str(match.bots)).inc()
-            for created in match.created_ms:  # none for a match taken over
-                stats.waits_ms.append(now - created)
+            for created in match.created_ms:
                 if self.record_waits is not None:
                     self.record_waits.append(now - created)
                 TIME_TO_MATCH.observe((now - created) / 1000)

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from services.live.connection import connect, redis_address
 from services.live.redis import _Unavailable
 
 from .config import QueueSpec
+from .store import RECENT_WAITS
 from .tickets import SEARCHING, Match, Ticket
 
 KEEP_MS = 24 * 3600 * 1000  # a finished ticket (and a player's pointer) is kept this long
@@ -135,12 +136,17 @@ end
 return 1
 """
 
-# KEYS: pending. ARGV: prefix, match id, table, keep ms, then ticket, seat pairs.
+# KEYS: pending, matches counter, recent waits. ARGV: prefix, match id, table, keep ms, the
+# waits of its tickets (space-separated, none for a match taken over), recent waits kept,
+# then ticket, seat pairs.
 MATCHED = """
 if not redis.call('ZSCORE', KEYS[1], ARGV[2]) then return 0 end
 redis.call('ZREM', KEYS[1], ARGV[2])
 redis.call('DEL', ARGV[1] .. 'm:' .. ARGV[2])
-for i = 5, #ARGV, 2 do
+redis.call('INCR', KEYS[2])
+for w in string.gmatch(ARGV[5], '%S+') do redis.call('LPUSH', KEYS[3], w) end
+redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[6]) - 1)
+for i = 7, #ARGV, 2 do
   local tk = ARGV[1] .. 't:' .. ARGV[i]
   redis.call('HSET', tk, 'state', 'matched', 'table', ARGV[3], 'seat', ARGV[i + 1])
   redis.call('PEXPIRE', tk, ARGV[4])
@@ -335,12 +341,22 @@ class RedisTicketStore:
                                     args=[self._prefix(queue), match_id])
 
     async def matched(self, match_id: str, queue: str, table_id: str,
-                      seats: Mapping[str, int]) -> bool:
+                      seats: Mapping[str, int], waits_ms: Sequence[int] = ()) -> bool:
         pairs = [x for ticket_id, seat in seats.items() for x in (ticket_id, seat)]
+        p = self._prefix(queue)
         with self._guard:
-            done = await self._matched(keys=[self._queue_keys(queue)[1]],
-                                       args=[self._prefix(queue), match_id, table_id, KEEP_MS, *pairs])
+            done = await self._matched(
+                keys=[self._queue_keys(queue)[1], p + "matches", p + "waits"],
+                args=[p, match_id, table_id, KEEP_MS, " ".join(map(str, waits_ms)), RECENT_WAITS,
+                      *pairs])
         return bool(int(done))
+
+    async def match_stats(self, queue: str) -> tuple[int, list[int]]:
+        p = self._prefix(queue)
+        with self._guard:
+            matches = await self._client.get(p + "matches")
+            waits = await self._client.lrange(p + "waits", 0, -1)
+        return int(_text(matches)) if matches is not None else 0, [int(_text(w)) for w in waits]
 
     async def requeue(self, match_id: str, queue: str, cancel: Mapping[str, tuple[str, str]],
                       hold_until_ms: int) -> bool:

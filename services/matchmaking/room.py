@@ -48,6 +48,10 @@ class NotInRoom(Forbidden):
     """The caller is not a member of the room."""
 
 
+class NoSuchMember(NotFound):
+    """The member named (to kick) is not in the room."""
+
+
 class NotHost(Forbidden):
     """Only the host may kick, change the settings or start."""
 
@@ -92,6 +96,18 @@ class Room:
     table_id: str = ""
     closed_reason: str = ""
     created_ms: int = 0
+    start_until_ms: int = 0
+    """While starting: the lease of the process making the table. When it runs out (that
+    process died) another process takes the start over and finishes it."""
+    attempt: int = 0
+    """Starts that failed for good (a member short of chips): the next start makes a new table
+    (`match_id`), with the settings the room has then."""
+
+    @property
+    def match_id(self) -> str:
+        """What its table is keyed by: one table per start attempt, the same for every process
+        that works on that attempt."""
+        return self.room_id if not self.attempt else f"{self.room_id}.{self.attempt}"
 
     def member(self, player_id: str) -> Member | None:
         return next((m for m in self.members if m.player_id == player_id), None)
@@ -116,14 +132,22 @@ class Room:
 
 def settings(ruleset: str, options: Mapping[str, Any], stake: int, rounds: int) -> Settings:
     """The settings, checked as CreateTable checks a new table's: BadRoomSettings naming the
-    option (and its range) that is wrong."""
+    option (and its range) that is wrong. `stake` is the chips each seat buys in with; 0 makes
+    a free room (练习场): nobody buys in and no hand moves chips."""
     try:
         rs = rulesets.get(ruleset)
     except rulesets.UnknownRuleset as exc:
         raise BadRoomSettings(str(exc)) from None
     if isinstance(stake, bool) or not 0 <= stake <= MAX_CHIPS:
-        raise BadRoomSettings(f"stake must be a whole number of chips from 0 to {MAX_CHIPS}, not {stake}")
+        raise BadRoomSettings(f"stake must be a whole number of chips from 0 (a free room: no chips "
+                              f"move) to {MAX_CHIPS} (what each seat buys in with), not {stake}")
     overrides = dict(options)
+    if stake == 0 and {"stake", "buy_in"} & overrides.keys():
+        raise BadRoomSettings("a free room (stake 0) moves no chips, so it takes no option 'stake' "
+                              "or 'buy_in': leave them out, or give the room a stake")
+    if stake and overrides.get("buy_in", stake) != stake:
+        raise BadRoomSettings(f"the room's stake ({stake}) is what each seat buys in with: leave "
+                              f"out the option 'buy_in'")
     if rounds:
         if ROUNDS_OPTION in overrides and overrides[ROUNDS_OPTION] != rounds:
             raise BadRoomSettings(f"rounds {rounds} and option {ROUNDS_OPTION!r} "
@@ -217,7 +241,7 @@ def kick(room: Room, host: str, player_id: str, now_ms: int, expiry_ms: int) -> 
     if player_id == host:
         raise BadRoomSettings("the host cannot kick themselves: leave the room instead")
     if room.member(player_id) is None:
-        raise NotInRoom(f"{player_id} is not in room {room.code}")
+        raise NoSuchMember(f"{player_id} is not in room {room.code}: nobody to kick")
     return _without(room, player_id, now_ms, expiry_ms)
 
 
@@ -232,14 +256,19 @@ def change(room: Room, host: str, chosen: Settings, now_ms: int, expiry_ms: int)
                     members=tuple(replace(m, ready=False) for m in room.members))
 
 
-def begin_start(room: Room, by: str | None, now_ms: int, expiry_ms: int) -> Room:
-    """The room starts being made into a table: by its host, or by itself (`by` None) when
-    auto_start is on. A room already starting or started is returned as it is, so a start
-    retried (after a node died mid-way) carries on with the same match."""
+def begin_start(room: Room, by: str | None, now_ms: int, expiry_ms: int, lease_ms: int) -> Room:
+    """The room starts being made into a table, under a lease until `now_ms + lease_ms`: by its
+    host, or by itself (`by` None) when auto_start is on. A room already started, or starting
+    under a live lease, is returned as it is; a start whose lease ran out (its process died) is
+    taken over, so it carries on with the same match (the same table, no second buy-in)."""
     if by is not None:
         _host(room, by, "start")
-    if room.state is RoomState.STARTED or room.starting:
+    if room.state is RoomState.STARTED:
         return room
+    if room.starting:
+        if now_ms < room.start_until_ms:
+            return room
+        return _changed(room, now_ms, expiry_ms, start_until_ms=now_ms + lease_ms)
     _open(room)
     if not room.ready_to_start:
         waiting = room.settings.seats - len(room.members)
@@ -247,7 +276,22 @@ def begin_start(room: Room, by: str | None, now_ms: int, expiry_ms: int) -> Room
         why = (f"{waiting} seat(s) free" if waiting else "") + (
             f"{'; ' if waiting else ''}not ready: {', '.join(unready)}" if unready else "")
         raise NotReadyToStart(f"room {room.code} cannot start yet: {why}")
-    return _changed(room, now_ms, expiry_ms, starting=True)
+    return _changed(room, now_ms, expiry_ms, starting=True, start_until_ms=now_ms + lease_ms)
+
+
+def take_over_start(room: Room, now_ms: int, expiry_ms: int, lease_ms: int) -> Room:
+    """A start whose lease ran out, now leased to the caller; any other room as it is."""
+    if not room.starting or now_ms < room.start_until_ms:
+        return room
+    return begin_start(room, None, now_ms, expiry_ms, lease_ms)
+
+
+def extend_start(room: Room, until_ms: int, now_ms: int, lease_ms: int) -> Room:
+    """The lease held until `until_ms`, renewed (the process making the table is alive); a room
+    no longer starting under that lease as it is."""
+    if not room.starting or room.start_until_ms != until_ms:
+        return room
+    return replace(room, version=room.version + 1, start_until_ms=now_ms + lease_ms)
 
 
 def started(room: Room, table_id: str, now_ms: int, expiry_ms: int) -> Room:
@@ -255,15 +299,19 @@ def started(room: Room, table_id: str, now_ms: int, expiry_ms: int) -> Room:
     if room.state is RoomState.STARTED:
         return room
     return _changed(room, now_ms, expiry_ms, state=RoomState.STARTED, starting=False,
-                    table_id=table_id)
+                    start_until_ms=0, table_id=table_id)
 
 
-def start_failed(room: Room, unready: tuple[str, ...], now_ms: int, expiry_ms: int) -> Room:
-    """Making the table failed: the room is open again, and the members it failed for (short
-    of chips) are no longer ready."""
+def start_failed(room: Room, unready: tuple[str, ...], now_ms: int, expiry_ms: int,
+                 new_table: bool = True) -> Room:
+    """Making the table failed for good: the room is open again and the members it failed for
+    (short of chips) are no longer ready. With `new_table` (its seated members stood up again)
+    the next start makes a new table, with the settings the room has then; without, it goes on
+    with this one (members may still sit there)."""
     if not room.starting:
         return room
-    return _changed(room, now_ms, expiry_ms, starting=False, members=tuple(
+    return _changed(room, now_ms, expiry_ms, starting=False, start_until_ms=0,
+                    attempt=room.attempt + new_table, members=tuple(
         replace(m, ready=False) if m.player_id in unready else m for m in room.members))
 
 
@@ -289,7 +337,8 @@ def dumps(room: Room) -> str:
         "members": [[m.player_id, m.seat, m.ready] for m in room.members],
         "state": room.state.value, "version": room.version, "expires_at_ms": room.expires_at_ms,
         "starting": room.starting, "table_id": room.table_id, "closed_reason": room.closed_reason,
-        "created_ms": room.created_ms
+        "created_ms": room.created_ms, "start_until_ms": room.start_until_ms,
+        "attempt": room.attempt
     }, separators=(",", ":"), sort_keys=True)
 
 
@@ -301,4 +350,5 @@ def loads(text: str | bytes) -> Room:
                 Settings(s["ruleset"], s["options"], s["stake"], s["rounds"], s["seats"]),
                 d["auto_start"], tuple(Member(p, seat, ready) for p, seat, ready in d["members"]),
                 RoomState(d["state"]), d["version"], d["expires_at_ms"], d["starting"],
-                d["table_id"], d["closed_reason"], d["created_ms"])
+                d["table_id"], d["closed_reason"], d["created_ms"], d.get("start_until_ms", 0),
+                d.get("attempt", 0))

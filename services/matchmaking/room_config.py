@@ -20,6 +20,14 @@ class RoomSettings(BaseSettings):
     joins_per_minute_per_address: int = Field(
         120, ge=1, description="JoinRoom/WatchRoom attempts per minute from one client address")
     creates_per_minute: int = Field(10, ge=1, description="CreateRoom calls per minute by one player")
+    start_lease_s: float = Field(
+        15.0, gt=0, le=3600,
+        description="a start (making the table) its matchmaker did not finish within this, renewed "
+                    "while it works, is finished by another matchmaker (its process died)")
+    start_pause_ms: int = Field(
+        0, ge=0, le=60_000,
+        description="crash drills only: a pause before and after each game call of a start, so a "
+                    "test can kill the matchmaker between two steps")
 
 
 @functools.cache

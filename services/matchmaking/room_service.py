@@ -8,6 +8,7 @@ result in (compare-and-set on the version), retrying when another call changed t
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
@@ -28,6 +29,12 @@ from services.matchmaking.room_codes import new_code, parse
 from services.matchmaking.room_config import RoomSettings
 from services.matchmaking.room_store import RoomStore
 from services.observability import ROOM_JOIN_FAILURES, log
+
+TRANSIENT = (Unavailable, ConnectionError, TimeoutError, asyncio.CancelledError)
+"""Failures a start outlives: it is taken over later, not undone."""
+
+SEAT_MEMORY_MS = 7 * 24 * 3600 * 1000
+"""How long a member's room table is remembered (for Queue's seated check)."""
 
 MAX_RETRIES = 100
 CODE_TRIES = 20
@@ -60,6 +67,7 @@ class RoomService:
         self.store, self.live, self.seat, self.settings = store, live, seat, settings
         self.clock_ms, self.randbelow = clock_ms, randbelow
         self.expiry_ms = settings.expiry_s * 1000
+        self.lease_ms = max(1, int(settings.start_lease_s * 1000))
 
     # -- the RPCs -------------------------------------------------------------------------
     async def create(self, host: str, ruleset: str, options: Mapping[str, Any], stake: int,
@@ -234,23 +242,128 @@ class RoomService:
         raise Conflict(f"room {code} is changing too fast: try again")
 
     async def _start(self, code: str, by: str | None) -> Room:
-        room = await self._update(code, lambda r, now: rules.begin_start(r, by, now, self.expiry_ms))
-        if room.state is RoomState.STARTED:
-            return room
-        s = room.settings
+        """Start the room (`by` its host, or None: by itself): claim the start under a lease and
+        make the table; when another process holds a live lease, wait for it to finish (or for
+        its lease to run out, and take it over)."""
+        while True:
+            claimed = False
+
+            def claim(r: Room, now: int) -> Room:
+                nonlocal claimed
+                after = rules.begin_start(r, by, now, self.expiry_ms, self.lease_ms)
+                claimed = after.starting and after.version != r.version
+                return after
+
+            # Noted before the claim: if this process dies after it, another finds the start.
+            await self.store.track_start(code, self.clock_ms() + self.lease_ms)
+            room = await self._update(code, claim)
+            if claimed:
+                return await self._make_table(room)
+            if not room.starting:
+                return room  # started already
+            room = await self._until_started(room)
+            if not room.starting:
+                return room
+
+    async def recover_starts(self, limit: int = 50) -> int:
+        """Finish the starts whose process died (their lease ran out); how many were taken over.
+        Every matchmaker process runs this now and then (Rooms.run)."""
+        taken = 0
+        for code in await self.store.stale_starts(self.clock_ms(), limit):
+            room = await self.store.get(code)
+            if room is None or not room.starting:
+                await self.store.untrack_start(code)
+                continue
+            claimed = False
+
+            def take(r: Room, now: int) -> Room:
+                nonlocal claimed
+                after = rules.take_over_start(r, now, self.expiry_ms, self.lease_ms)
+                claimed = after.version != r.version
+                return after
+
+            await self.store.track_start(code, self.clock_ms() + self.lease_ms)
+            try:
+                room = await self._update(code, take)
+                if not claimed:
+                    continue
+                log.info("room_start_taken_over", code=code, room_id=room.room_id)
+                taken += 1
+                await self._make_table(room)
+            except Exception as exc:  # a member short of chips, a backend away: logged, go on
+                log.warning("room_start_not_finished", code=code, error=repr(exc))
+        return taken
+
+    async def _until_started(self, room: Room) -> Room:
+        """`room` once its start (by another process) finished or its lease ran out."""
+        while room.starting and self.clock_ms() < room.start_until_ms:
+            await self.store.wait(room.code, room.version,
+                                  max(0.0, (room.start_until_ms - self.clock_ms()) / 1000))
+            current = await self.store.get(room.code)
+            if current is None or current.room_id != room.room_id:
+                raise RoomNotFound(f"no room has the code {room.code}")
+            room = current
+        return room
+
+    async def _make_table(self, room: Room) -> Room:
+        """Make the table of a room whose start this process holds (renewing the lease while it
+        works): every step is idempotent, keyed by the room's match id, so finishing a start
+        another process began makes the same table and buys nobody in twice."""
+        code, s = room.code, room.settings
         players = [m.player_id for m in sorted(room.members, key=lambda m: m.seat)]
+        renewing = asyncio.create_task(self._renew(room))
         try:
-            table_id = await self.seat(room.room_id, s.ruleset, s.options, s.stake, players)
+            table_id = await self.seat(room.match_id, s.ruleset, s.options, s.stake, players)
         except CannotSit as exc:
             short = (exc.player_id,)
             await self._update(code, lambda r, now: rules.start_failed(r, short, now, self.expiry_ms))
+            await self.store.untrack_start(code)
             raise
-        except BaseException:
-            await asyncio.shield(self._update(
-                code, lambda r, now: rules.start_failed(r, (), now, self.expiry_ms)))
+        except TRANSIENT:
+            # The game or the store away, or this process stopping: the room stays starting,
+            # and once the lease runs out a process (this one too) carries on with the same table.
+            log.warning("room_start_paused", code=code, room_id=room.room_id)
             raise
-        log.info("room_started", code=code, room_id=room.room_id, table_id=table_id)
-        return await self._update(code, lambda r, now: rules.started(r, table_id, now, self.expiry_ms))
+        except Exception:  # unexpected: open the room again, the next start goes on at this table
+            await self._update(code, lambda r, now: rules.start_failed(r, (), now, self.expiry_ms,
+                                                                       new_table=False))
+            await self.store.untrack_start(code)
+            raise
+        finally:
+            renewing.cancel()
+        log.info("room_started", code=code, room_id=room.room_id, match_id=room.match_id,
+                 table_id=table_id)
+        # Before the room says started: a member then cannot queue for a public table meanwhile.
+        await self.store.seat_players(table_id, players, SEAT_MEMORY_MS)
+        started = await self._update(code, lambda r, now: rules.started(r, table_id, now, self.expiry_ms))
+        await self.store.untrack_start(code)
+        return started
+
+    async def table_of(self, player_id: str) -> str | None:
+        """The table of the last room `player_id` started in (they may have left it since)."""
+        return await self.store.table_of(player_id)
+
+    def _extend(self, room: Room, _now: int, *, until: int, at: int) -> Room:
+        return rules.extend_start(room, until, at, self.lease_ms)
+
+    async def _renew(self, room: Room) -> None:
+        """Keep renewing the lease of the start this process holds, every third of it, until
+        the start is over (or another process took it over: this one was presumed dead)."""
+        until = room.start_until_ms
+        while True:
+            await asyncio.sleep(self.lease_ms / 3000)
+            now = self.clock_ms()
+            try:
+                renewed = await self._update(
+                    room.code, functools.partial(self._extend, until=until, at=now))
+            except RoomNotFound:
+                return
+            except Exception as exc:  # the store away: the lease may run out, which is safe
+                log.warning("room_start_lease_not_renewed", code=room.code, error=repr(exc))
+                continue
+            if not renewed.starting or renewed.start_until_ms != now + self.lease_ms:
+                return
+            until = renewed.start_until_ms
 
 
 def _code(text: str) -> str:

@@ -67,6 +67,27 @@ class RoomStore(ABC):
         """The code of the room request `key` made, if it made one."""
 
     @abstractmethod
+    async def track_start(self, code: str, until_ms: int) -> None:
+        """Note that room `code` is (about to be) starting under a lease until `until_ms`, so
+        every process can find the starts whose process died (written before the room)."""
+
+    @abstractmethod
+    async def untrack_start(self, code: str) -> None:
+        """Room `code` is no longer starting (started, or its start failed)."""
+
+    @abstractmethod
+    async def stale_starts(self, now_ms: int, limit: int) -> list[str]:
+        """Codes noted as starting whose lease ran out by `now_ms` (check the room itself)."""
+
+    @abstractmethod
+    async def seat_players(self, table_id: str, players: list[str], ttl_ms: int) -> None:
+        """Remember that `players` sit at `table_id` (a started room's table), for `ttl_ms`."""
+
+    @abstractmethod
+    async def table_of(self, player_id: str) -> str | None:
+        """The table of the last room the player started in, if remembered."""
+
+    @abstractmethod
     async def close(self) -> None:
         """Release connections."""
 
@@ -78,6 +99,8 @@ class MemoryRoomStore(RoomStore):
         self._rooms: dict[str, Room] = {}
         self._logs: dict[str, collections.deque[Room]] = {}
         self._requests: dict[str, str] = {}
+        self._starts: dict[str, int] = {}
+        self._seats: dict[str, str] = {}
         self._changed = asyncio.Condition()
 
     async def get(self, code: str) -> Room | None:
@@ -133,6 +156,23 @@ class MemoryRoomStore(RoomStore):
 
     async def request(self, key: str) -> str | None:
         return self._requests.get(key)
+
+    async def track_start(self, code: str, until_ms: int) -> None:
+        self._starts[code] = until_ms
+
+    async def untrack_start(self, code: str) -> None:
+        self._starts.pop(code, None)
+
+    async def stale_starts(self, now_ms: int, limit: int) -> list[str]:
+        return [c for c, until in self._starts.items() if until <= now_ms][:limit]
+
+    async def seat_players(self, table_id: str, players: list[str], ttl_ms: int) -> None:
+        if len(self._seats) >= MAX_REQUESTS:
+            self._seats.clear()  # forgetting costs a player queueing while still seated
+        self._seats.update(dict.fromkeys(players, table_id))
+
+    async def table_of(self, player_id: str) -> str | None:
+        return self._seats.get(player_id)
 
     async def close(self) -> None:
         self._rooms.clear()

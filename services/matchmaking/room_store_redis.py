@@ -3,7 +3,9 @@
 Keys (`ns` is the live-state namespace): `ns:room:{code}` — a hash holding the room (`d`, its
 JSON), its incarnation (`id`), version (`v`), until when it holds its code (`x`) and whether
 it closed (`c`), in the service's clock; `ns:room:{code}:log` — a stream of its versions for watchers (entry id
-`<version>-0`); `ns:roomreq:{key}` — the room a CreateRoom request id made. A room's two keys
+`<version>-0`); `ns:roomreq:{key}` — the room a CreateRoom request id made; `ns:roomstarts` — a sorted set of
+the codes being started, by the end of their lease (one key: single-key commands only);
+`ns:roomseat:{player}` — the table of the last room the player started in. A room's two keys
 share the `{code}` hash tag, so each script below touches one slot (Redis Cluster). Both expire
 a while after the room stops holding its code, so an abandoned room costs nothing for long.
 """
@@ -74,6 +76,7 @@ class RedisRoomStore(RoomStore):
         self._client: Any = self._connection.client
         self._create = self._client.register_script(CREATE)
         self._swap = self._client.register_script(SWAP)
+        self._starts = f"{namespace}:roomstarts"
 
     def _keys(self, code: str) -> list[str]:
         room = f"{self.namespace}:room:{{{code}}}"
@@ -133,6 +136,29 @@ class RedisRoomStore(RoomStore):
     async def request(self, key: str) -> str | None:
         with self._guard:
             held = await self._client.get(f"{self.namespace}:roomreq:{{{key}}}")
+        return None if held is None else bytes(held).decode()
+
+    async def track_start(self, code: str, until_ms: int) -> None:
+        with self._guard:
+            await self._client.zadd(self._starts, {code: until_ms})
+
+    async def untrack_start(self, code: str) -> None:
+        with self._guard:
+            await self._client.zrem(self._starts, code)
+
+    async def stale_starts(self, now_ms: int, limit: int) -> list[str]:
+        with self._guard:
+            codes = await self._client.zrangebyscore(self._starts, "-inf", now_ms, start=0, num=limit)
+        return [c.decode() if isinstance(c, bytes) else str(c) for c in codes]
+
+    async def seat_players(self, table_id: str, players: list[str], ttl_ms: int) -> None:
+        with self._guard:
+            for player in players:  # one key per player: each in its own slot
+                await self._client.set(f"{self.namespace}:roomseat:{{{player}}}", table_id, px=ttl_ms)
+
+    async def table_of(self, player_id: str) -> str | None:
+        with self._guard:
+            held = await self._client.get(f"{self.namespace}:roomseat:{{{player_id}}}")
         return None if held is None else bytes(held).decode()
 
     async def close(self) -> None:

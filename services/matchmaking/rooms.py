@@ -8,20 +8,22 @@ table.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import Any
 
 from google.protobuf import struct_pb2
 
-from engine.chips import split_options
+from engine.chips import Stakes, split_options
 from protocol import wire
 from qipai.v1 import matchmaking_pb2 as pb
 from services.auth import Identity
 from services.config import Settings
 from services.live import LiveState, open_live_state
+from services.observability import log
 
-from .game import SeatRefused
+from .game import PausedGame, SeatRefused
 from .room import Room, RoomState
 from .room_codes import share
 from .room_config import room_settings
@@ -44,7 +46,8 @@ def room_message(room: Room) -> pb.Room:
                                host=m.player_id == room.host)
                  for m in sorted(room.members, key=lambda m: m.seat)],
         state=STATES[room.state], table_id=room.table_id, expires_at_ms=room.expires_at_ms,
-        closed_reason=room.closed_reason, version=room.version, auto_start=room.auto_start)
+        closed_reason=room.closed_reason, version=room.version, auto_start=room.auto_start,
+        starting=room.starting)
 
 
 def _options(request: Any) -> dict[str, Any]:
@@ -60,14 +63,20 @@ class Rooms:
         self.live: LiveState = open_live_state(settings.redis_url, namespace=settings.live_namespace)
         store = open_room_store(settings.redis_url, settings.live_namespace, **(
             {} if settings.redis_url.startswith("memory://") else {"clock": clock_ms}))
-        self.service = RoomService(store, self.live, self._seat, room_settings(), clock_ms)
+        chosen = room_settings()
+        if chosen.start_pause_ms:  # crash drills: see RoomSettings.start_pause_ms
+            self.seating = Seating(PausedGame(seating.game, chosen.start_pause_ms / 1000))
+        self.service = RoomService(store, self.live, self._seat, chosen, clock_ms)
 
     async def _seat(self, match_id: str, ruleset: str, options: Mapping[str, Any], stake: int,
                     players: Sequence[str]) -> str:
         """The room's table: its options, and each member buying in with the room's stake
-        (0: the table's default buy-in)."""
+        (0: a free table, where nobody buys in and no hand moves chips)."""
         chips, rest = split_options(options)
-        stakes = dataclasses.replace(chips, buy_in=stake) if stake else chips
+        if stake:
+            stakes = dataclasses.replace(chips, buy_in=stake)
+        else:
+            stakes = Stakes(stake=0, buy_in=0, score_minimisation=chips.score_minimisation)
         try:
             seated = await self.seating.seat_match(match_id, ruleset, rest, stakes, list(players))
         except SeatRefused as exc:
@@ -75,10 +84,19 @@ class Rooms:
         return seated.table_id
 
     async def run(self, stop: asyncio.Event) -> None:
-        """Nothing runs in the background: a room expires when it is next read (a watcher reads
-        it at its expiry), a new room may take an expired room's code, and the stores forget
-        abandoned rooms by themselves (Redis key expiry; memory when rooms are created)."""
-        await stop.wait()
+        """Finish the starts whose matchmaker died, now and then, until `stop` is set. Nothing
+        else runs in the background: a room expires when it is next read (a watcher reads it at
+        its expiry), a new room may take an expired room's code, and the stores forget abandoned
+        rooms by themselves (Redis key expiry; memory when rooms are created)."""
+        every = min(1.0, self.service.lease_ms / 2000)
+        while not stop.is_set():
+            try:
+                await self.service.recover_starts()
+            except Exception as exc:  # the store away: try again next time
+                log.warning("room_recovery_paused", error=repr(exc))
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(every):
+                    await stop.wait()
 
     async def close(self) -> None:
         await self.service.store.close()

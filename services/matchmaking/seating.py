@@ -33,11 +33,13 @@ def bot_id(match_id: str, seat: int) -> str:
     return f"{BOT_PREFIX}{match_id[-12:]}-{seat}"
 
 
-def table_options(options: Mapping[str, Any], stakes: Stakes) -> dict[str, Any]:
-    """A match table's options: the ruleset's and the chip options. Score minimisation is
-    always on: a bot's stack is empty, and it caps every payment to and from a bot at nothing."""
-    chips = dataclasses.replace(stakes, score_minimisation=True)
-    return {**options, "stake": chips.stake, "buy_in": chips.buy_in, "score_minimisation": True}
+def table_options(options: Mapping[str, Any], stakes: Stakes, bots: bool = True) -> dict[str, Any]:
+    """A match table's options: the ruleset's and the chip options. With bots, score
+    minimisation is always on: a bot's stack is empty, and it caps every payment to and from a
+    bot at nothing; a table of players only (a private room) plays as its host chose."""
+    chips = dataclasses.replace(stakes, score_minimisation=True) if bots else stakes
+    return {**options, "stake": chips.stake, "buy_in": chips.buy_in,
+            "score_minimisation": chips.score_minimisation}
 
 
 class Seating:
@@ -53,7 +55,7 @@ class Seating:
         """Create the match's table and seat `players` in order (None: a bot); raises
         SeatRefused (after standing the seated players up again) when one cannot sit.
         `before_rollback` runs first then, so a caller can record that the match failed."""
-        table_id = await self.game.create_table(match_id, ruleset, table_options(options, stakes))
+        table_id = await self.game.create_table(match_id, ruleset, table_options(options, stakes, bots=None in players))
         occupants = tuple(p if p is not None else bot_id(match_id, s) for s, p in enumerate(players))
         # Bots first: each is ready on sitting, and the last player's Ready deals the first hand.
         for seat, player in enumerate(players):

@@ -89,7 +89,7 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServicer):
                                            admin=me.is_admin)
         position = await self.matchmaker.store.position(ticket)
         return ticket_message(ticket, position,
-                              self.matchmaker.estimated_wait_ms(ticket, self.matchmaker.clock_ms()))
+                              await self.matchmaker.estimated_wait_ms(ticket, self.matchmaker.clock_ms()))
 
     @unary
     async def ListQueues(self, request: pb.ListQueuesRequest, context: Any) -> pb.ListQueuesResponse:
@@ -130,7 +130,10 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServicer):
 
     @unary
     async def Kick(self, request: pb.KickRequest, context: Any) -> pb.Room:
-        return await self.rooms.kick(self._caller(), request)
+        me = self._caller()
+        if not _name(request.player_id, "player_id"):
+            raise wire.BadRequest("player_id: name the member to kick")
+        return await self.rooms.kick(me, request)
 
     @unary
     async def ChangeRoom(self, request: pb.ChangeRoomRequest, context: Any) -> pb.Room:

@@ -76,6 +76,7 @@ async def start_matchmaking(server: grpc.aio.Server, backends: Any, settings: Se
     store = open_ticket_store(settings.redis_url, settings.live_namespace)
     matchmaker = Matchmaker(config, store, game, ratings)
     rooms = Rooms(matchmaker.seating, settings, wall_ms)
+    matchmaker.room_table = rooms.service.table_of
     register(server, MatchmakingServicer(matchmaker, rooms, ratings))
     resource = MatchmakingResource(matchmaker, rooms, game, ratings)
     resource.start()

@@ -11,6 +11,7 @@ process died) is claimed by another process with `claim_stale`, which seats it a
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import itertools
 from collections.abc import Mapping, Sequence
@@ -54,9 +55,14 @@ class TicketStore(Protocol):
         ...
 
     async def matched(self, match_id: str, queue: str, table_id: str,
-                      seats: Mapping[str, int]) -> bool:
-        """Finish a pending match: its tickets matched at `table_id`; False when another
-        process finished it first."""
+                      seats: Mapping[str, int], waits_ms: Sequence[int] = ()) -> bool:
+        """Finish a pending match: its tickets matched at `table_id`, counted in the queue's
+        matches with their waits (`waits_ms`); False when another process finished it first."""
+        ...
+
+    async def match_stats(self, queue: str) -> tuple[int, list[int]]:
+        """The queue's matches so far and the waits of its latest RECENT_WAITS tickets matched,
+        whichever process seated them (what ListQueues and estimated waits show)."""
         ...
 
     async def requeue(self, match_id: str, queue: str, cancel: Mapping[str, tuple[str, str]],
@@ -106,6 +112,10 @@ def pick(spec: QueueSpec, searching: Sequence[Ticket], now_ms: int, limit: int
     return groups
 
 
+RECENT_WAITS = 200
+"""Waits kept per queue for its median."""
+
+
 class MemoryTicketStore:
     """Tickets in this process's memory (one matchmaker process: `make run`). Every method
     runs without awaiting, so each is atomic under asyncio."""
@@ -117,6 +127,8 @@ class MemoryTicketStore:
         self.pending: dict[str, tuple[Match, int]] = {}  # match id -> (match, lease until)
         self._seq = itertools.count(1)
         self._matches = itertools.count(1)
+        self.matches: dict[str, int] = {}
+        self.waits: dict[str, collections.deque[int]] = {}
 
     async def enqueue(self, ticket: Ticket) -> Ticket:
         current = self.tickets.get(self.players.get(ticket.player_id, ""))
@@ -196,9 +208,11 @@ class MemoryTicketStore:
             self.pending[match_id] = (dataclasses.replace(match, failed=True), until)
 
     async def matched(self, match_id: str, queue: str, table_id: str,
-                      seats: Mapping[str, int]) -> bool:
+                      seats: Mapping[str, int], waits_ms: Sequence[int] = ()) -> bool:
         if self.pending.pop(match_id, None) is None:
             return False
+        self.matches[queue] = self.matches.get(queue, 0) + 1
+        self.waits.setdefault(queue, collections.deque(maxlen=RECENT_WAITS)).extendleft(waits_ms)
         for ticket_id, seat in seats.items():
             self.tickets[ticket_id] = dataclasses.replace(
                 self.tickets[ticket_id], state=MATCHED, table_id=table_id, seat=seat)
@@ -221,6 +235,9 @@ class MemoryTicketStore:
                 self._insert(self.tickets[ticket_id])
         return True
 
+    async def match_stats(self, queue: str) -> tuple[int, list[int]]:
+        return self.matches.get(queue, 0), list(self.waits.get(queue, ()))
+
     async def stats(self, queue: str) -> tuple[int, int]:
         ids = self.queues.get(queue, {})
         first = next(iter(ids), None)
@@ -238,4 +255,4 @@ class MemoryTicketStore:
         pass
 
 
-__all__ = ["LIVE", "MATCHED", "MemoryTicketStore", "TicketStore", "pick"]
+__all__ = ["LIVE", "MATCHED", "RECENT_WAITS", "MemoryTicketStore", "TicketStore", "pick"]

@@ -8,43 +8,20 @@
 // message the page received, per page load), recheck (at the hand's end, after the deal check
 // is shown: say {"paused": "end"}, wait for a line on stdin, then drop the tab's copy of the
 // table's events and reload, so the page reads the whole table again, and check it again).
-import { chromium } from "playwright-core";
 import { writeFileSync } from "node:fs";
-import { createInterface } from "node:readline";
+import { listen, open, say, sitAtNewTable } from "./page.mjs";
 
 const args = JSON.parse(process.argv[2]);
-const say = (obj) => process.stdout.write(JSON.stringify(obj) + "\n");
-const lines = createInterface({ input: process.stdin });
-const input = lines[Symbol.asyncIterator]();
+const input = listen();
 
 // A small seeded generator: the same seed clicks the same way.
 let state = args.seed >>> 0 || 1;
 const random = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32);
 
-const browser = await chromium.launch({
-  executablePath: process.env.QIPAI_CHROMIUM || "/usr/bin/chromium",
-  headless: true,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync"],
-});
-const phone = args.viewport.width < 500;
-const context = await browser.newContext({ viewport: args.viewport, isMobile: phone, hasTouch: phone, deviceScaleFactor: 1 });
-const page = await context.newPage();
-page.on("pageerror", (e) => process.stderr.write(`page error: ${e}\n`));
-page.on("console", (m) => m.type() === "error" && process.stderr.write(`console: ${m.text()}\n`));
+const { browser, page } = await open(args.viewport);
 
 try {
-  await page.goto(`${args.url}?record`);
-  await page.fill("#login-name", "browser");
-  await page.click("#login");
-  await page.selectOption("#ruleset", args.ruleset);
-  await page.click("details > summary");
-  await page.fill("#options", JSON.stringify(args.options));
-  await page.click("#create");
-  await page.waitForSelector("#table-id");
-  const tableId = await page.textContent("#table-id");
-  await page.waitForSelector("#ready");
-  const seat = Number(await page.getAttribute("#table", "data-seat"));
+  const { tableId, seat } = await sitAtNewTable(page, args.url, args.ruleset, args.options);
   say({ table_id: tableId, seat });
   await page.click("#ready");
 
@@ -122,6 +99,6 @@ try {
   }
   say({ done: true, clicks, picks, reloaded, summary, deltas, streams, wide, dealCheck, recheck });
 } finally {
-  lines.close();
+  input.close();
   await browser.close();
 }

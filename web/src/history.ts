@@ -10,11 +10,20 @@ const WORDS: Record<string, string> = {
   AutoPlaySet: "托管", SeatTimedOut: "超时", PlayStarted: "开始出牌", DealerChosen: "定庄",
 };
 
+/** What players call the event, or null when it is not news. */
+export function eventWord(type: string, d: Record<string, unknown>): string | null {
+  const kind = type.split(".")[1] ?? type;
+  // A seat that acts after a timeout gets its streak back to 0: bookkeeping, not a timeout.
+  if (kind === "SeatTimedOut" && d.streak === 0) return null;
+  if (kind === "AutoPlaySet" && d.on === false) return "取消托管"; // the seat is its player's again
+  return WORDS[kind] ?? null;
+}
+
 /** One line of the table's history, or null for an event that is not news. */
 export function eventLine(type: string, d: Record<string, unknown>, version: string, mine: number): HTMLElement | null {
-  const kind = type.split(".")[1] ?? type;
-  if (!WORDS[kind]) return null;
+  const word = eventWord(type, d);
+  if (!word) return null;
   const who = typeof d.seat === "number" ? seatName(d.seat, mine) : typeof d.winner === "number" ? seatName(d.winner, mine) : "";
   const pieces = typeof d.tile === "string" && d.tile ? [tile(d.tile)] : Array.isArray(d.cards) ? (d.cards as string[]).map(card) : [];
-  return el("li", { "data-version": version }, `${who} ${WORDS[kind]} `, ...pieces);
+  return el("li", { "data-version": version }, `${who} ${word} `, ...pieces);
 }

@@ -241,7 +241,33 @@ function freeChoice(v: ViewResponse): HTMLElement | null {
   return el("div", { class: "free" }, el("span", {}, "或点选手牌: "), button);
 }
 
+// Every draw replaces the page's elements, and a browser drops a click whose button went away
+// between press and release: with the table moving every 300 ms (托管: the server plays this seat)
+// a person's click on 取消托管 was lost more often than not. So while a pointer is down, drawing
+// waits for its release (or HOLD_MS, so a finger resting on the page does not freeze the table).
+const HOLD_MS = 1000;
+let pressedAt = 0; // when a pointer went down on the page; 0: none is down
+let held: ReturnType<typeof setTimeout> | undefined; // a draw put off by a press
+document.addEventListener("pointerdown", () => { pressedAt = Date.now(); }, true);
+for (const up of ["pointerup", "pointercancel"]) {
+  document.addEventListener(up, () => {
+    pressedAt = 0;
+    // After this input's click has run (it is dispatched right after the release).
+    if (held !== undefined) {
+      clearTimeout(held);
+      held = setTimeout(draw);
+    }
+  }, true);
+}
+
 function draw(): void {
+  clearTimeout(held);
+  held = undefined;
+  const pressing = pressedAt ? Date.now() - pressedAt : HOLD_MS;
+  if (pressing < HOLD_MS) {
+    held = setTimeout(draw, HOLD_MS - pressing);
+    return;
+  }
   let screen: HTMLElement;
   if (!session) screen = loginScreen();
   else if (!tableId) screen = lobbyScreen();
@@ -254,9 +280,18 @@ function draw(): void {
 function tick(): void {
   const box = document.getElementById("countdown");
   if (!box) return;
+  const shown = deadlineAt > 0 && view?.status === "in_hand";
   const left = Math.max(0, Math.ceil((deadlineAt - Date.now()) / 1000));
-  box.textContent = deadlineAt && view?.status === "in_hand" ? ` 限时 ${left} 秒` : "";
-  box.classList.toggle("hurry", deadlineAt > 0 && left <= 5);
+  box.textContent = shown ? ` 限时 ${left} 秒` : "";
+  // The instant itself, as the server gave it: on hover as a clock time, and for tests.
+  if (shown) {
+    box.setAttribute("data-deadline-at", String(deadlineAt));
+    box.title = `到时 ${new Date(deadlineAt).toLocaleTimeString()}`;
+  } else {
+    box.removeAttribute("data-deadline-at");
+    box.removeAttribute("title");
+  }
+  box.classList.toggle("hurry", shown && left <= 5);
 }
 setInterval(tick, 250);
 

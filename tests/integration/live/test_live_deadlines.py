@@ -164,6 +164,23 @@ async def test_a_redis_that_lost_its_scripts_is_given_them_again(live_redis_url:
         await live.close()
 
 
+async def test_an_update_whose_connection_redis_closed_is_sent_again_on_a_new_one(redis_url: str) -> None:
+    live = open_live_state(redis_url, namespace=f"test-conn-{uuid.uuid4().hex[:8]}")
+    try:
+        await live.update_table("t1", [Published(1, b"e1")], turn=Turn("turn", NOW, b"1"))
+        # One server: updates go out on a connection the live state keeps (a restart, an idle
+        # timeout or CLIENT KILL closes it under it).
+        kept = live._pipeliner._conn  # type: ignore[attr-defined]
+        host, port = kept._writer.get_extra_info("sockname")[:2]
+        assert await live._client.execute_command("CLIENT", "KILL", "ADDR", f"{host}:{port}")  # type: ignore[attr-defined]
+        assert await live.update_table("t1", [Published(2, b"e2")], turn=Turn("turn", NOW + 5, b"2")) == 1
+        assert [p.version for p in await collect(live, "t1", 0, 2)] == [1, 2]
+        assert await live.claim_due(NOW + 5, 10) == [Deadline("t1", "turn", b"2")]
+    finally:
+        await live.flush_namespace()
+        await live.close()
+
+
 async def test_updates_of_many_tables_at_once_all_land_each_tables_in_order(live: LiveState) -> None:
     async def play(table: str) -> None:
         for version in range(1, 21):

@@ -7,7 +7,7 @@ from typing import Any
 from engine.core.contract import StartHand
 from engine.koudian import RULESET
 from engine.koudian.state import Hand, Playing
-from engine.mahjong.tiles import format_tiles, from_counts
+from tests.unit.mahjong.table import RuleTable
 
 # Four hands with no pair and no run to claim on, except seat 1: ready on 3p/6p with 4p5p,
 # the seed's example. The dealer (seat 0) discards first.
@@ -18,35 +18,13 @@ LOOSE_3 = "3m 6m 9m 1p 7p 1s 3s 6s 9s N C F P"
 SEED_DEAL = [DEALER, READY_ON_3P_6P, LOOSE_2, LOOSE_3]
 
 
-class Table:
-    """One hand from a fixed deal. `act(seat, action, tile)` plays a move (RuleViolation if
-    illegal) and returns its events; `log` holds every event since the table was created."""
+class Table(RuleTable):
+    """One koudian hand from a fixed deal (tests.unit.mahjong.table)."""
+
+    ruleset = RULESET
 
     def __init__(self, hands: list[str], wall: str = "", tail: str = "", dealer: int = 0, **options: Any) -> None:
-        self.options = RULESET.options(options)
-        self.log: list[Any] = list(RULESET.create("t", self.options))
-        self.state = self._fold(self.log)
-        self._apply(RULESET.fixed_deal({"dealer": dealer, "hands": hands, "wall": wall, "tail": tail}, b"salt"))
-
-    @staticmethod
-    def _fold(events: list[Any]) -> Any:
-        state = RULESET.initial()
-        for ev in events:
-            state = RULESET.evolve(state, ev)
-        return state
-
-    def _apply(self, cmd: Any) -> list[Any]:
-        events = RULESET.decide(self.state, cmd)
-        for ev in events:
-            self.state = RULESET.evolve(self.state, ev)
-        self.log.extend(events)
-        return events
-
-    def act(self, seat: int, action: str, tile: str | None = None) -> list[Any]:
-        spec: dict[str, Any] = {"seat": seat, "action": action}
-        if tile is not None:
-            spec["tile"] = tile
-        return self._apply(RULESET.parse_command(spec))
+        super().__init__({"dealer": dealer, "hands": hands, "wall": wall, "tail": tail}, **options)
 
     def start(self, seed: bytes = b"seed") -> list[Any]:
         return self._apply(StartHand(seed, b"salt"))
@@ -58,9 +36,6 @@ class Table:
     def hand(self) -> Hand:
         assert isinstance(self.state, Playing)
         return self.state.hand
-
-    def concealed(self, seat: int) -> str:
-        return format_tiles(from_counts(self.hand.seats[seat].concealed))
 
     @property
     def result(self) -> Any:

@@ -40,7 +40,7 @@ def test_a_preset_its_ruleset_refuses_is_a_problem_naming_it():
 @pytest.mark.parametrize("data, words", [
     ({"rulesets": {"poker": {"presets": {"s": {}}, "tiers": {"t": {}}}}}, "poker"),
     ({"rulesets": {"daqi": {"presets": {}, "tiers": {"t": {}}}}}, "at least one preset"),
-    ({"rulesets": {"daqi": {"presets": {"s": {}}, "tiers": {"t": {"stake": 0}}}}}, "stake"),
+    ({"rulesets": {"daqi": {"presets": {"s": {}}, "tiers": {"t": {"stake": -1}}}}}, "stake"),
     ({"rulesets": {"daqi": {"presets": {"s": {}}, "tiers": {"t": {"colour": "red"}}}}}, "colour"),
     ({}, "no queues"),
 ])

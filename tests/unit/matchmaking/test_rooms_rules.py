@@ -20,6 +20,7 @@ from services.matchmaking.room import (
 from services.matchmaking.room_codes import new_code, parse, share
 
 EXPIRY = 30 * 60 * 1000
+LEASE = 15_000
 T0 = 1_700_000_000_000
 
 
@@ -92,7 +93,7 @@ def test_the_host_cannot_kick_themselves_nor_a_stranger():
     room = rules.join(a_room(), "bob", T0 + 1, EXPIRY)
     with pytest.raises(BadRoomSettings):
         rules.kick(room, "ann", "ann", T0 + 2, EXPIRY)
-    with pytest.raises(NotInRoom):
+    with pytest.raises(rules.NoSuchMember, match="zed is not in room 123456: nobody to kick"):
         rules.kick(room, "ann", "zed", T0 + 2, EXPIRY)
 
 
@@ -124,8 +125,21 @@ def test_options_are_checked_like_create_table_naming_the_option_and_its_range()
         rules.settings("koudian", {"nope": 1}, 100, 0)
     with pytest.raises(BadRoomSettings, match="unknown ruleset"):
         rules.settings("poker", {}, 100, 0)
-    with pytest.raises(BadRoomSettings, match="stake"):
+    with pytest.raises(BadRoomSettings, match=r"stake must be .* from 0 \(a free room: no chips move\) to"):
         rules.settings("koudian", {}, -1, 0)
+
+
+def test_stake_0_is_a_free_room_which_takes_no_chip_options():
+    assert rules.settings("koudian", {}, 0, 0).stake == 0
+    for chips in ({"stake": 5}, {"buy_in": 100}):
+        with pytest.raises(BadRoomSettings, match="free room .* moves no chips"):
+            rules.settings("koudian", chips, 0, 0)
+
+
+def test_a_rooms_stake_is_its_buy_in_so_a_different_buy_in_option_is_refused():
+    with pytest.raises(BadRoomSettings, match=r"stake \(100\) is what each seat buys in with"):
+        rules.settings("koudian", {"buy_in": 50}, 100, 0)
+    assert rules.settings("koudian", {"stake": 2}, 100, 0).options == {"stake": 2}
 
 
 def test_rounds_set_the_rulesets_rounds_per_match_within_its_range():
@@ -139,32 +153,56 @@ def test_rounds_set_the_rulesets_rounds_per_match_within_its_range():
 def test_a_room_starts_only_with_every_seat_taken_and_ready():
     room = rules.join(a_room(), "bob", T0 + 1, EXPIRY)
     with pytest.raises(NotReadyToStart, match="seat"):
-        rules.begin_start(room, "ann", T0 + 2, EXPIRY)
+        rules.begin_start(room, "ann", T0 + 2, EXPIRY, LEASE)
     room = full_room()
     with pytest.raises(NotReadyToStart, match="not ready"):
-        rules.begin_start(room, "ann", T0 + 2, EXPIRY)
-    starting = rules.begin_start(all_ready(room), "ann", T0 + 30, EXPIRY)
+        rules.begin_start(room, "ann", T0 + 2, EXPIRY, LEASE)
+    starting = rules.begin_start(all_ready(room), "ann", T0 + 30, EXPIRY, LEASE)
     assert starting.starting and starting.state is RoomState.OPEN
 
 
 def test_only_the_host_may_start():
     with pytest.raises(NotHost):
-        rules.begin_start(all_ready(full_room()), "bob", T0 + 30, EXPIRY)
+        rules.begin_start(all_ready(full_room()), "bob", T0 + 30, EXPIRY, LEASE)
 
 
 def test_a_starting_room_fixes_its_members_and_settings():
-    starting = rules.begin_start(all_ready(full_room()), None, T0 + 30, EXPIRY)
+    starting = rules.begin_start(all_ready(full_room()), None, T0 + 30, EXPIRY, LEASE)
     with pytest.raises(RoomNotOpen):
         rules.leave(starting, "bob", T0 + 31, EXPIRY)
     with pytest.raises(RoomNotOpen):
         rules.kick(starting, "ann", "bob", T0 + 31, EXPIRY)
     with pytest.raises(RoomNotOpen):
         rules.join(starting, "zed", T0 + 31, EXPIRY)
-    assert rules.begin_start(starting, None, T0 + 32, EXPIRY) is starting  # a retried start carries on
+    assert rules.begin_start(starting, None, T0 + 32, EXPIRY, LEASE) is starting  # its maker is on it
+
+
+def test_a_start_whose_lease_ran_out_is_taken_over_and_carries_on_with_the_same_match():
+    starting = rules.begin_start(all_ready(full_room()), "ann", T0 + 30, EXPIRY, LEASE)
+    assert rules.take_over_start(starting, T0 + 30 + LEASE - 1, EXPIRY, LEASE) is starting
+    taken = rules.take_over_start(starting, T0 + 30 + LEASE, EXPIRY, LEASE)
+    assert taken.starting and taken.room_id == starting.room_id
+    assert taken.start_until_ms == T0 + 30 + 2 * LEASE and taken.version == starting.version + 1
+    # The host starting again after the lease ran out takes it over the same way.
+    assert rules.begin_start(starting, "ann", T0 + 30 + LEASE, EXPIRY, LEASE).start_until_ms == (
+        taken.start_until_ms)
+
+
+def test_only_a_starting_room_is_taken_over():
+    ready = all_ready(full_room())
+    assert rules.take_over_start(ready, T0 + 10 * LEASE, EXPIRY, LEASE) is ready
+
+
+def test_the_process_making_the_table_renews_its_lease_unless_another_took_it_over():
+    starting = rules.begin_start(all_ready(full_room()), "ann", T0 + 30, EXPIRY, LEASE)
+    renewed = rules.extend_start(starting, starting.start_until_ms, T0 + 5000, LEASE)
+    assert renewed.start_until_ms == T0 + 5000 + LEASE
+    taken = rules.take_over_start(starting, T0 + 30 + LEASE, EXPIRY, LEASE)
+    assert rules.extend_start(taken, starting.start_until_ms, T0 + 5000, LEASE) is taken
 
 
 def test_a_started_room_has_its_table_and_takes_nobody_new():
-    starting = rules.begin_start(all_ready(full_room()), "ann", T0 + 30, EXPIRY)
+    starting = rules.begin_start(all_ready(full_room()), "ann", T0 + 30, EXPIRY, LEASE)
     room = rules.started(starting, "table-abc", T0 + 31, EXPIRY)
     assert room.state is RoomState.STARTED and room.table_id == "table-abc" and not room.starting
     with pytest.raises(RoomNotOpen):
@@ -172,10 +210,13 @@ def test_a_started_room_has_its_table_and_takes_nobody_new():
 
 
 def test_a_failed_start_reopens_the_room_and_unreadies_who_it_failed_for():
-    starting = rules.begin_start(all_ready(full_room()), "ann", T0 + 30, EXPIRY)
+    starting = rules.begin_start(all_ready(full_room()), "ann", T0 + 30, EXPIRY, LEASE)
     room = rules.start_failed(starting, ("cy",), T0 + 31, EXPIRY)
-    assert not room.starting and room.state is RoomState.OPEN
+    assert not room.starting and room.state is RoomState.OPEN and room.start_until_ms == 0
     assert [m.player_id for m in room.members if not m.ready] == ["cy"]
+    assert room.match_id != starting.match_id == starting.room_id  # the next start: a new table
+    again = rules.start_failed(starting, (), T0 + 31, EXPIRY, new_table=False)
+    assert again.match_id == starting.match_id  # members may sit at this one: go on with it
 
 
 def test_a_leaving_host_hands_the_room_to_the_member_who_joined_earliest():
@@ -199,7 +240,7 @@ def test_a_room_nobody_acts_in_expires():
 
 
 def test_a_room_survives_as_json():
-    room = rules.begin_start(all_ready(full_room("daqi")), "ann", T0 + 30, EXPIRY)
+    room = rules.begin_start(all_ready(full_room("daqi")), "ann", T0 + 30, EXPIRY, LEASE)
     assert rules.loads(rules.dumps(room)) == room
 
 
@@ -238,7 +279,7 @@ def test_seats_are_never_shared_and_never_more_than_the_room_has(ops, players):
                 room = rules.set_ready(room, player, op == "ready", T0 + i, EXPIRY)
             else:
                 room = rules.kick(room, room.host, player, T0 + i, EXPIRY)
-        except (RoomFull, NotInRoom, BadRoomSettings, rules.RoomNotFound):
+        except (RoomFull, NotInRoom, rules.NoSuchMember, BadRoomSettings, rules.RoomNotFound):
             continue
         seats = [m.seat for m in room.members]
         assert len(seats) == len(set(seats)) <= room.settings.seats

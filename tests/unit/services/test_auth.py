@@ -82,3 +82,56 @@ def test_a_guest_name_is_1_to_32_characters(name):
 @pytest.mark.parametrize("name", ["  ann  ", "小明", "👨\u200d👩\u200d👧", "Jean-Luc Picard"])
 def test_a_guest_name_shown_as_written_is_accepted(name):
     assert auth.guest_name(name) == name.strip()
+
+
+def test_a_tampered_token_is_refused_even_after_its_original_was_remembered():
+    interceptor = auth.AuthInterceptor("s3cret")
+    token, _ = auth.issue("s3cret", "p1")
+    interceptor.identify(token)
+    claims, _, sig = token.partition(".")
+    forged = _b64(base64.urlsafe_b64decode(claims + "==").replace(b'"p1"', b'"p2"')) + "." + sig
+    with pytest.raises(auth.InvalidToken, match="signature"):
+        interceptor.identify(forged)
+
+
+async def test_each_call_sees_its_own_callers_identity_in_unary_calls_and_streams():
+    """The interceptor sets the caller for the call's handler only: concurrent calls of two
+    players each see their own, in a unary call and on every message of a stream."""
+    import asyncio
+
+    import grpc
+
+    async def whoami(request: bytes, context: object) -> bytes:
+        await asyncio.sleep(0.01)  # the other player's call runs meanwhile
+        return auth.current().player_id.encode()
+
+    async def whoami_stream(request: bytes, context: object):  # type: ignore[no-untyped-def]
+        for _ in range(3):
+            await asyncio.sleep(0.01)
+            yield auth.current().player_id.encode()
+
+    server = grpc.aio.server(interceptors=[auth.AuthInterceptor("s3cret")])
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler("t.Who", {
+        "Am": grpc.unary_unary_rpc_method_handler(whoami),
+        "Stream": grpc.unary_stream_rpc_method_handler(whoami_stream)}),))
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as chan:
+            def bearer(player: str) -> tuple[tuple[str, str], ...]:
+                return (("authorization", f"Bearer {auth.issue('s3cret', player)[0]}"),)
+
+            unary = chan.unary_unary("/t.Who/Am")
+            stream = chan.unary_stream("/t.Who/Stream")
+
+            async def streamed(player: str) -> list[bytes]:
+                return [m async for m in stream(b"", metadata=bearer(player))]
+
+            answers = await asyncio.gather(*(unary(b"", metadata=bearer(f"p{n}")) for n in range(6)),
+                                           streamed("s1"), streamed("s2"))
+            assert answers == [b"p0", b"p1", b"p2", b"p3", b"p4", b"p5", [b"s1"] * 3, [b"s2"] * 3]
+            with pytest.raises(grpc.aio.AioRpcError) as refused:
+                await unary(b"", metadata=(("authorization", "Bearer nonsense"),))
+            assert refused.value.code() == grpc.StatusCode.UNAUTHENTICATED
+    finally:
+        await server.stop(None)

@@ -21,12 +21,21 @@ def test_a_seat_brings_a_hundred_points_of_chips_unless_the_table_says_otherwise
 
 
 @pytest.mark.parametrize("options, words", [
-    ({"stake": 0}, "'stake'"), ({"stake": "5"}, "'stake'"), ({"buy_in": -1}, "'buy_in'"),
+    ({"stake": -1}, "'stake'"), ({"stake": "5"}, "'stake'"), ({"buy_in": -1}, "'buy_in'"),
+    ({"stake": 0, "buy_in": 100}, "free table"),
     ({"buy_in": 2**60}, "'buy_in'"), ({"score_minimisation": 1}, "score_minimisation"),
 ])
 def test_a_bad_chip_option_is_refused_with_its_name(options, words):
     with pytest.raises(ValueError, match=words):
         split_options(options)
+
+
+def test_at_a_free_table_seats_bring_no_chips_and_hands_move_none():
+    stakes, _ = split_options({"stake": 0})
+    assert stakes.free and stakes.chips_to_sit == 0
+    result = HandResult("self_draw", 6, (18, -6, -6, -6), payments=tuple(
+        Payment(s, 0, 6, "self_draw") for s in (1, 2, 3)))
+    assert settle_hand(1, "koudian", result, (0, 0, 0, 0), ("ann", "bob", "cy", "dee"), stakes).payments == ()
 
 
 def test_a_settled_hand_pays_chips_capped_by_the_stacks_and_updates_them():

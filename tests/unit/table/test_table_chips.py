@@ -65,8 +65,13 @@ def test_the_chip_options_are_the_tables_and_recorded_when_it_is_created():
 
 def test_a_bad_chip_option_is_a_bad_option():
     with pytest.raises(RuleViolation) as caught:
-        koudian(stake=0)
+        koudian(stake=-1)
     assert caught.value.code == "bad_options" and "'stake'" in caught.value.message
+
+
+def test_at_a_free_table_sitting_down_brings_no_chips():
+    table, events = run(koudian(stake=0), Sit("ann"))
+    assert events == [PlayerSeated(0, "ann"), StackBoughtIn(0, "ann", 0, 1)]
 
 
 def test_sitting_down_records_the_buy_in_of_the_seats_stack():

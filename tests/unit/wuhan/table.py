@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.contract import Status
-from engine.mahjong.tiles import format_tiles, from_counts
 from engine.wuhan import RULESET
 from engine.wuhan.events import HandEnded
 from engine.wuhan.scoring import Line, Settlement
 from engine.wuhan.state import Hand, Playing
+from tests.unit.mahjong.table import RuleTable
 
 FOLDER = Path(__file__).resolve().parents[2] / "scenarios" / "wuhan"
 
@@ -21,17 +21,10 @@ def scenario(name: str) -> dict[str, Any]:
     return json.loads((FOLDER / f"{name}.json").read_text(encoding="utf-8"))
 
 
-class Table:
-    """One hand from a fixed deal. `act(seat, action, tile)` plays a move (RuleViolation if
-    illegal) and returns its events; `log` holds every event since the table was created."""
+class Table(RuleTable):
+    """One wuhan hand from a fixed deal (tests.unit.mahjong.table)."""
 
-    def __init__(self, deal: dict[str, Any], **options: Any) -> None:
-        self.options = RULESET.options(options)
-        self.log: list[Any] = list(RULESET.create("t", self.options))
-        self.state: Any = RULESET.initial()
-        for ev in self.log:
-            self.state = RULESET.evolve(self.state, ev)
-        self._apply(RULESET.fixed_deal(deal, b"salt"))
+    ruleset = RULESET
 
     @staticmethod
     def of(name: str, played: int | None = None) -> Table:
@@ -41,19 +34,6 @@ class Table:
         for action in spec.get("actions", [])[:played]:
             t._apply(RULESET.parse_command(action))
         return t
-
-    def _apply(self, cmd: Any) -> list[Any]:
-        events = RULESET.decide(self.state, cmd)
-        for ev in events:
-            self.state = RULESET.evolve(self.state, ev)
-        self.log.extend(events)
-        return events
-
-    def act(self, seat: int, action: str, tile: str | None = None) -> list[Any]:
-        spec: dict[str, Any] = {"seat": seat, "action": action}
-        if tile is not None:
-            spec["tile"] = tile
-        return self._apply(RULESET.parse_command(spec))
 
     def legal(self, seat: int) -> list[str]:
         """The seat's legal actions in their human form: "discard 5m", "chow 3m", "win"."""
@@ -74,9 +54,6 @@ class Table:
     def hand(self) -> Hand:
         assert isinstance(self.state, Playing)
         return self.state.hand
-
-    def concealed(self, seat: int) -> str:
-        return format_tiles(from_counts(self.hand.seats[seat].concealed))
 
     def ended(self) -> HandEnded:
         return next(ev for ev in reversed(self.log) if isinstance(ev, HandEnded))

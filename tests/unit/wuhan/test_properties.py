@@ -13,60 +13,22 @@ from hypothesis import strategies as st
 
 from engine.core.contract import StartHand, Status
 from engine.core.errors import RuleViolation
-from engine.core.messages import decode, encode, to_json
+from engine.core.messages import to_json
 from engine.driver import apply, bot_command, fold
 from engine.mahjong.actions import Chow, Discard, Kong, Pass, Pong, Win
-from engine.mahjong.bots import random_bot
 from engine.mahjong.melds import KONG_CONCEALED
-from engine.mahjong.tiles import ALL_TILES, TileNotationError, from_counts, parse_tile
+from engine.mahjong.tiles import ALL_TILES, from_counts, parse_tile
 from engine.selfplay import hand_secrets
 from engine.wuhan import RULESET
 from engine.wuhan.bots import greedy_bot
 from engine.wuhan.events import HandEnded, MatchEnded
 from engine.wuhan.state import Playing
+from tests.unit.mahjong import properties
 
 HANDS = settings(max_examples=15, deadline=None)
 
 
-def play_hands(seed: int, hands: int = 1) -> tuple[list[Any], list[Any]]:
-    """The events of `hands` bot-played hands and the state after each event (None for the
-    states in the middle of one command's events, which nobody is ever shown)."""
-    rng = random.Random(seed)
-    state = RULESET.initial()
-    log: list[Any] = []
-    states: list[Any] = []
-
-    def apply(cmd: Any) -> None:
-        nonlocal state
-        for ev in RULESET.decide(state, cmd):
-            state = RULESET.evolve(state, ev)
-            log.append(ev)
-            states.append(None)
-        states[-1] = state
-
-    for ev in RULESET.create("p", RULESET.options({"min_win": rng.choice([1, 8, 32])})):
-        state = RULESET.evolve(state, ev)
-        log.append(ev)
-        states.append(state)
-    for _n in range(hands):
-        apply(StartHand(rng.randbytes(8), rng.randbytes(8)))
-        while RULESET.status(state) is Status.IN_HAND:
-            seat = next(iter(RULESET.deadline(state).defaults))
-            legal = RULESET.legal_actions(state, seat)
-            bot = greedy_bot if rng.random() < 0.8 else random_bot
-            cmd = bot(RULESET.view(state, seat), legal, rng)
-            assert cmd in legal
-            apply(cmd)
-    return log, states
-
-
-@HANDS
-@given(st.integers(0, 2**32))
-def test_136_tiles_are_always_on_the_table_and_scores_sum_to_zero(seed):
-    _, states = play_hands(seed)
-    for state in states:
-        if state is not None:
-            assert RULESET.check(state) == []
+play_hands = properties.WUHAN_BOTS.play  # the events of bot-played hands and the state after each
 
 
 @HANDS
@@ -84,33 +46,10 @@ def test_payments_are_zero_sum_and_each_line_is_paid_by_its_loser_or_the_liable_
     assert sum(states[-1].table.scores) == 0
 
 
-@HANDS
-@given(st.integers(0, 2**32))
-def test_replaying_the_events_gives_the_live_state_and_events_survive_their_stored_form(seed):
-    log, states = play_hands(seed, hands=2)
-    state = RULESET.initial()
-    for ev in log:
-        state = RULESET.evolve(state, decode(*encode(ev)))
-    assert state == states[-1]
-
-
-def _tiles_in(data: Any) -> Counter:
+def _tiles_in(data: Any) -> Counter[int]:
     """Every tile named anywhere in JSON-shaped data (a chow's `low` only names its run, whose
     tiles the meld shows)."""
-    found: Counter = Counter()
-    if isinstance(data, str):
-        try:
-            found[parse_tile(data)] += 1
-        except TileNotationError:
-            pass
-    elif isinstance(data, dict):
-        for k, v in data.items():
-            if k != "low":
-                found += _tiles_in(v)
-    elif isinstance(data, list):
-        for v in data:
-            found += _tiles_in(v)
-    return found
+    return properties.tiles_in(data, skip="low")
 
 
 def _public(state: Any) -> Counter:
@@ -186,14 +125,7 @@ def test_legal_actions_are_exactly_the_commands_the_rules_accept(seed):
         for seat in range(4):
             legal = RULESET.legal_actions(state, seat)
             assert len(set(legal)) == len(legal)
-            accepted = []
-            for cmd in _candidates(seat):
-                try:
-                    RULESET.decide(state, cmd)
-                except RuleViolation:
-                    continue
-                accepted.append(cmd)
-            assert set(accepted) == set(legal)
+            assert set(properties.accepted(RULESET, state, _candidates(seat))) == set(legal)
 
 
 def test_the_match_ends_when_the_dealership_has_gone_round_rounds_per_match_times():

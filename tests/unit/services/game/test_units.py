@@ -4,6 +4,8 @@ clock and feed."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
+from typing import Any
 
 import pytest
 from structlog.contextvars import merge_contextvars
@@ -12,8 +14,9 @@ from structlog.testing import capture_logs
 from engine.core.contract import Status
 from engine.core.errors import RuleViolation
 from engine.table import Act, PlayerSeated, Sit, Table
+from services.game import pipeline
 from services.game.clock import BETWEEN_HANDS_MS, Deadlines
-from services.game.feed import MOVED, Batch, LocalFeed
+from services.game.feed import MOVED, Batch, LocalFeed, encode_payload
 from services.game.leases import NotHolder
 from services.game.pipeline import VersionConflict
 from services.game.repository import TableNotFound, TableRepository
@@ -195,6 +198,50 @@ async def test_commands_that_queue_up_while_a_watcher_is_busy_reach_it_as_one_ba
     await stream.aclose()
 
 
+async def test_a_batch_that_goes_apart_is_never_merged_into_the_one_queued_before_it(node, monkeypatch):
+    created = await node.create("daqi", {}, "ann")
+    table_id = created.table.table_id
+    publish = node.watcher.local.publish
+
+    def cai_apart(table_id: str, batch: Batch | None) -> None:  # as a claim window's close is
+        publish(table_id, batch if batch is None or batch.actor != "cai" else replace(batch, apart=True))
+
+    monkeypatch.setattr(node.watcher.local, "publish", cai_apart)
+    stream = node.watch(table_id, 0, 0)
+    await anext(stream)
+    for p in ("bob", "cai", "dan"):  # the watcher is not reading meanwhile: all three wait in its queue
+        await node.execute(table_id, Sit(p), command_id=f"{p}:1", actor=p)
+    bob = await asyncio.wait_for(anext(stream), 5)
+    assert bob.version == created.version + SIT and bob.actor == "bob"
+    cai_and_dan = await asyncio.wait_for(anext(stream), 5)  # what follows it may join it
+    assert [v for v, _ in cai_and_dan.events] == list(range(bob.version + 1, bob.version + 2 * SIT + 1))
+    await stream.aclose()
+
+
+async def test_a_watcher_on_another_node_splits_the_fan_out_where_a_batch_goes_apart(
+        node, store, live, clock, monkeypatch):
+    created = await node.create("daqi", {}, "ann")
+    table_id = created.table.table_id
+
+    def cai_apart(version: int, ev: Any, apart: bool = False, due_ms: int | None = None) -> bytes:
+        return encode_payload(version, ev, apart or (ev.type == "table.PlayerSeated"
+                                                     and ev.data["player_id"] == "cai"), due_ms)
+
+    monkeypatch.setattr(pipeline, "encode_payload", cai_apart)
+    other = other_node(store, live, clock)
+    await live.register_node("node-a", "a:1", 60_000)
+    stream = other.watch(table_id, 0, 0, poll_s=5)
+    await anext(stream)
+    for p in ("bob", "cai"):  # fanned out before the watcher reads: one read brings both
+        await node.execute(table_id, Sit(p), command_id=f"{p}:1", actor=p)
+    bob = await asyncio.wait_for(anext(stream), 5)
+    assert [v for v, _ in bob.events] == list(range(created.version + 1, created.version + SIT + 1))
+    assert bob.table.version == bob.version == created.version + SIT
+    cai = await asyncio.wait_for(anext(stream), 5)
+    assert [v for v, _ in cai.events] == list(range(bob.version + 1, bob.version + SIT + 1))
+    await stream.aclose()
+
+
 async def test_queued_batches_are_not_merged_across_a_change_of_the_tables_status(node):
     table_id = (await node.create("daqi", FAST_DAQI, "ann")).table.table_id
     for p in DAQI:
@@ -245,6 +292,27 @@ async def test_a_watcher_on_another_node_follows_the_fan_out(node, store, live, 
     await node.execute(table_id, Sit("bob"), command_id="bob:1", actor="bob")
     assert (await asyncio.wait_for(anext(stream), 5)).version == created.version + SIT
     assert table_id not in other.leases.held  # it watched without taking the table
+    await stream.aclose()
+
+
+async def test_a_view_on_another_node_shows_the_deadline_the_writing_node_armed(node, store, live, clock):
+    table_id = await seated(node, "koudian", {"turn_timeout_ms": 20_000, "claim_timeout_ms": 20_000},
+                            ["ann", "bob", "cai", "dan"])
+    other = other_node(store, live, clock)
+    await live.register_node("node-a", "a:1", 60_000)
+    stream = other.watch(table_id, 0, 0, poll_s=5)
+    history = await anext(stream)
+    assert other.deadlines.due_at_ms(history.table) is None  # read from the store: not told
+    table = await node.get(table_id)
+    seat = next(s for s in table.rules.deadline(table.game).defaults if s is not None)
+    clock.now += 1_234
+    move = table.rules.legal_actions(table.game, seat)[0]
+    await node.execute(table_id, Act(table.seats[seat], move), command_id="move", actor=table.seats[seat])
+    batch = await asyncio.wait_for(anext(stream), 5)
+    while batch.version < (await node.get(table_id)).version:  # a window's close comes apart
+        batch = await asyncio.wait_for(anext(stream), 5)
+    writer = node.deadlines.due_at_ms(await node.get(table_id))
+    assert writer is not None and other.deadlines.due_at_ms(batch.table) == writer
     await stream.aclose()
 
 
