@@ -138,5 +138,9 @@ class LogRatings:
 async def open_ratings(store: EventStore) -> LogRatings:
     """The ratings on the event store's database (their table made if missing)."""
     async with store.transaction() as tx:
+        if tx.paramstyle == "format":
+            # Postgres: two matchmakers starting at once would both create the table, and the
+            # loser of that race fails on pg_type's unique index even with IF NOT EXISTS.
+            await tx.execute("SELECT pg_advisory_xact_lock(hashtext('matchmaking_ratings'))")
         await tx.execute(DDL)
     return LogRatings(store)

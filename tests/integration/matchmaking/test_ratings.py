@@ -49,3 +49,9 @@ async def test_every_hand_is_rated_once_however_often_and_by_how_many_the_log_is
     assert profile["koudian"][0] > DEFAULT_RATING > profile["daqi"][0]
     bob = await ratings.rating("bob", "koudian")
     assert bob + profile["koudian"][0] == pytest.approx(2 * DEFAULT_RATING)  # zero-sum
+
+
+async def test_matchmakers_starting_together_each_open_the_ratings(store, open_store):
+    stores = [store, *[await open_store() for _ in range(5)]]
+    opened = await asyncio.gather(*(open_ratings(s) for s in stores))
+    assert [await r.rating("ann", "koudian") for r in opened] == [DEFAULT_RATING] * len(stores)
