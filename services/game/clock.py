@@ -123,6 +123,11 @@ class Deadlines:
         armed = self._armed.get(table.table_id)
         return armed[1] if armed is not None and armed[0] == table.version else None
 
+    def shown_at_ms(self, table: Table, since_ms: int) -> int | None:
+        """When the pending decision of `table`, reached at `since_ms`, times out as views show
+        it, without arming it: for a version the table leaves in the same append."""
+        return self._due(table, since_ms)[1]
+
     def learn(self, table: Table, due_ms: int) -> None:
         """Remember the deadline the node writing `table` armed at its version (told through
         the fan-out), so that views of it given here show the same instant; and if this node

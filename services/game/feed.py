@@ -61,6 +61,10 @@ class Batch:
     # stream: a claim window's close (docs/hidden-information.md: the others see the discard
     # and the window, then what follows, whether or not somebody could claim).
     apart: bool = False
+    # When the pending decision of `table` times out, as views show it (None: ask this node's
+    # clock, which armed the table's latest version). Set where the batch's table is not the
+    # latest: a command followed in the same append by the table's own step.
+    due_ms: int | None = None
 
 
 HISTORY_REUSE_S = 5.0  # how long a stretch of history read for one watcher serves others
@@ -219,7 +223,7 @@ class Watcher:
                     actor = actor if more.actor == actor else ""  # several senders: unknown
                     batch = more
                 yield Batch(batch.version, shown(table, seat, events), batch.table, actor,
-                            encoded=batch.encoded)
+                            encoded=batch.encoded, due_ms=batch.due_ms)
                 last = batch.version
         finally:
             timer.cancel()
@@ -246,23 +250,25 @@ class Watcher:
                 while not queue.empty():
                     items.append(queue.get_nowait())
                 events: list[tuple[int, Any]] = []
+                due: int | None = None  # the writer's deadline for the table folded so far
                 for version, payload in items:
                     if version == table.version + 1:
-                        _, ev, apart, due_ms = _decoded(payload)
+                        _, ev, apart, ev_due = _decoded(payload)
                         if apart and events:  # told on its own, as the local feed does
-                            yield Batch(table.version, shown(table, seat, events), table)
+                            yield Batch(table.version, shown(table, seat, events), table, due_ms=due)
                             events = []
                         events.append((version, ev))
-                        table = tables.evolve(table, ev)
-                        if due_ms is not None:  # the writer's deadline, for this node's views
-                            self._learn_due(table, due_ms)
+                        table, due = tables.evolve(table, ev), ev_due
+                        if due is not None:  # also kept for a take-over mid claim window
+                            self._learn_due(table, due)
                 if not items or items[-1][0] > table.version:
                     # Nothing for a while, or a gap: the store has everything.
                     for rec in await self.repository.events(table_id, table.version + 1):
                         events.append((rec.version, rec.decode()))
                         table = tables.evolve(table, events[-1][1])
+                        due = None
                 if events:
-                    yield Batch(table.version, shown(table, seat, events), table)
+                    yield Batch(table.version, shown(table, seat, events), table, due_ms=due)
         finally:
             pumping.cancel()
 

@@ -177,14 +177,18 @@ class CommandPipeline:
                     # answer arrive together with its close (docs/hidden-information.md, "Claim
                     # windows"); `apart` keeps them two even for a watcher that is behind.
                     mine = len(own_events)
+                    # Views of the command's batch show its own deadline (a claim window's), not
+                    # the one armed for the table after the step that follows it.
+                    own_due = self.deadlines.shown_at_ms(own, now) if len(events) > mine else None
                     self.local.publish(table_id, Batch(
-                        own.version, [(base + n, ev) for n, ev in enumerate(own_events, 1)], own, actor))
+                        own.version, [(base + n, ev) for n, ev in enumerate(own_events, 1)], own, actor,
+                        due_ms=own_due))
                     if len(events) > mine:
                         self.local.publish(table_id, Batch(after.version, [
                             (own.version + n, ev) for n, ev in enumerate(events[mine:], 1)], after, "server",
                             apart=True))
                     try:
-                        await self._after_commit(after, new, base, before, mine)
+                        await self._after_commit(after, new, base, before, mine, own_due)
                     except LiveStateUnavailable as exc:
                         # Stored but not announced: watchers fill the gap from the store.
                         log.warning("live_state_unavailable", stage="after_append",
@@ -251,14 +255,15 @@ class CommandPipeline:
         return new
 
     async def _after_commit(self, table: Table, new: list[NewEvent], first_version: int,
-                            status_before: Status | None, own: int) -> None:
+                            status_before: Status | None, own: int, own_due: int | None = None) -> None:
         """Announce in the live state, in one round trip, what one append stored: its first `own`
         events (the command's) and, published after them as a separate script, the rest (the
         table's own steps that followed it), with the view and deadline of `table` after all."""
         turn = self.deadlines.turn(table, self.clock_ms())
         due_ms = self.deadlines.due_at_ms(table)
+        dues = {own: own_due, len(new): due_ms}
         published = [Published(first_version + n, encode_payload(
-            first_version + n, ev, apart=n == own + 1, due_ms=due_ms if n == len(new) else None))
+            first_version + n, ev, apart=n == own + 1, due_ms=dues.get(n)))
             for n, ev in enumerate(new, start=1)]
         await self.live.update_table(table.table_id, published[:own],
                                      LiveView(table.version, public_view(table)), turn,

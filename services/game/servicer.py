@@ -306,7 +306,7 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
                 # whose own move used up its decision knows that from its Act's answer.
                 lost = had_legal and batch.actor != me.player_id
                 if legal or lost or table.status is not status:
-                    update.view.CopyFrom(view_response(table, seat, self.tables, legal))
+                    update.view.CopyFrom(view_response(table, seat, self.tables, legal, batch.due_ms))
                 had_legal, status = bool(legal), table.status
             if update.events or update.HasField("view"):
                 told = seen
@@ -340,8 +340,9 @@ def legal_actions(table: Table, seat: int | None) -> list[Any]:
 
 
 def view_response(table: Table, seat: int | None, tables: TableService,
-                  legal: list[Any] | None = None) -> game_pb2.ViewResponse:
-    """A seat's whole view of a table, with its legal actions (computed unless given)."""
+                  legal: list[Any] | None = None, due_ms: int | None = None) -> game_pb2.ViewResponse:
+    """A seat's whole view of a table, with its legal actions (computed unless given) and when
+    its pending decision times out (`due_ms`, else as the table clock armed it)."""
     rs = table.rules
     if legal is None:
         legal = legal_actions(table, seat)
@@ -352,7 +353,8 @@ def view_response(table: Table, seat: int | None, tables: TableService,
         ready=sorted(table.ready), auto_play=sorted(table.auto),
         view=wire.view_to_proto(table.ruleset, rs.view(table.game, seat)),
         legal_actions=[wire.command_to_action(c) for c in legal[:MAX_LEGAL_ACTIONS]],
-        deadline_ms=delay or 0, deadline_at_ms=tables.deadlines.due_at_ms(table) or 0,
+        deadline_ms=delay or 0,
+        deadline_at_ms=(due_ms if due_ms is not None else tables.deadlines.due_at_ms(table)) or 0,
     )
 
 

@@ -316,6 +316,36 @@ async def test_a_view_on_another_node_shows_the_deadline_the_writing_node_armed(
     await stream.aclose()
 
 
+async def test_a_discard_whose_window_closes_in_the_same_append_is_shown_with_the_windows_deadline(
+        node, store, live, clock):
+    table_id = await seated(node, "koudian", {"turn_timeout_ms": 20_000, "claim_timeout_ms": 7_000},
+                            ["ann", "bob", "cai", "dan"])
+    other = other_node(store, live, clock)
+    await live.register_node("node-a", "a:1", 60_000)
+    here, there = node.watch(table_id, None, 0), other.watch(table_id, None, 0, poll_s=5)
+    await anext(here), await anext(there)
+    for _ in range(40):  # moves until a discard's window closes with it (nobody can claim)
+        table = await node.get(table_id)
+        seat = next(s for s in table.rules.deadline(table.game).defaults if s is not None)
+        clock.now += 1_000
+        move = table.rules.legal_actions(table.game, seat)[-1]
+        done = await node.execute(table_id, Act(table.seats[seat], move), command_id=f"m{clock.now}",
+                                  actor=table.seats[seat])
+        latest = await node.get(table_id)
+        batches = [await asyncio.wait_for(anext(stream), 5) for stream in (here, there)]
+        if done.version == latest.version:
+            continue
+        for stream in (here, there):  # the close, apart
+            assert (await asyncio.wait_for(anext(stream), 5)).version == latest.version
+        window = node.deadlines.shown_at_ms(done.table, clock.now)
+        assert window == clock.now + 7_000
+        assert [b.due_ms for b in batches] == [window, window]
+        break
+    else:
+        raise AssertionError("no discard's window closed in the same append")
+    await here.aclose(), await there.aclose()
+
+
 async def test_a_deadline_the_live_state_lost_is_armed_again_once_overdue_and_fires(node, live, clock):
     table_id = await seated(node, options={**FAST_DAQI, "bid_window_ms": 1_000})
     before = await node.get(table_id)
