@@ -50,7 +50,7 @@ async def verify(chan, table_id: str) -> admin_pb2.VerifyResponse:
     return await admin.admin.Verify(admin_pb2.VerifyRequest(table_id=table_id), metadata=admin.metadata)
 
 
-async def test_bots_play_20_tables_of_each_ruleset_at_once_and_every_table_verifies(twenty_tables):
+async def test_bots_play_20_tables_of_each_ruleset_twelve_at_a_time_and_every_table_verifies(twenty_tables):
     # The shared run (tests/e2e/twenty_tables.py): bots played 20 tables of each ruleset, many at once.
     run = twenty_tables
     assert sorted(t.ruleset for t in run.tables) == sorted(list(SEATS) * 20)
