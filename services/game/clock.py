@@ -117,8 +117,8 @@ class Deadlines:
     def due_at_ms(self, table: Table) -> int | None:
         """When the pending decision of `table` times out, in unix ms: the instant the deadline
         this node armed for this very version fires. Every GetView is answered by the node that
-        writes the table, which armed it (after each command, on taking the table over); a Watch
-        fed by another node's fan-out learns it from there (`learn`). None when no decision is
+        writes the table, which armed it (after each command, on taking the table over); a node
+        fed by another's fan-out learns it from there (`learn`). None when no decision is
         pending, or when this node neither armed nor learned the table at this version."""
         armed = self._armed.get(table.table_id)
         return armed[1] if armed is not None and armed[0] == table.version else None
@@ -129,9 +129,9 @@ class Deadlines:
         return self._due(table, since_ms)[1]
 
     def learn(self, table: Table, due_ms: int) -> None:
-        """Remember the deadline the node writing `table` armed at its version (told through
-        the fan-out), so that views of it given here show the same instant; and if this node
-        takes the table over mid claim window, the window keeps it."""
+        """Remember the deadline the node writing `table` showed at its version (told through
+        the fan-out; the Watch views themselves take it from Batch.due_ms): if this node takes
+        the table over mid claim window, the window keeps its due time."""
         deadline = _deadline(table)
         self._remember(table.table_id, (table.version, due_ms, None if deadline is None else deadline.window))
 

@@ -23,7 +23,7 @@ def encode_payload(version: int, ev: NewEvent, apart: bool = False, due_ms: int 
     """An event as fanned out to every node (unredacted: each watcher redacts for its seat),
     from its encoding for the store. `apart`: the first event of a batch that goes apart
     (Batch.apart), so that watchers on other nodes split there too. `due_ms`: on the last event
-    of an append, when the table's pending decision times out (what views show, on every node)."""
+    of an update (Batch.due_ms), when the table's pending decision times out as views show it."""
     msg: dict[str, Any] = {"version": version, "type": ev.type, "schema": ev.schema_version, "data": ev.data}
     if apart:
         msg["apart"] = 1
