@@ -398,6 +398,8 @@ def main(args: Any) -> int:
     except KeyboardInterrupt:
         return 130
     except grpc.aio.AioRpcError as err:
-        print(f"qipai play: {err.code().name}: {err.details()} (is `make run` serving "
-              f"{args.grpc_addr}?)", file=sys.stderr)
+        # Only an unreachable server is worth the hint: the server's own refusals say why.
+        hint = (f" (is `make run` serving {args.grpc_addr}?)"
+                if err.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED) else "")
+        print(f"qipai play: {err.code().name}: {err.details()}{hint}", file=sys.stderr)
         return 1

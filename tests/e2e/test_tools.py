@@ -101,6 +101,13 @@ def test_play_wuhan_in_the_terminal(server):
     assert "bad tile '0x'" in out.stdout
 
 
+def test_play_says_why_the_server_refused_a_room_without_blaming_the_connection(server):
+    out = run(["play", "--create-room", "--stake", "-5"], server.env, timeout=60)
+    assert out.returncode == 1
+    assert "INVALID_ARGUMENT" in out.stderr and "stake" in out.stderr and "-5" in out.stderr
+    assert "make run" not in out.stderr
+
+
 def test_replay_of_a_jj_win_lists_every_fan_with_its_value(server):
     table_id = play_table(server, "jj")
     out = run(["replay", table_id, "--no-hands"], server.env)
