@@ -50,6 +50,7 @@ import collections
 import contextlib
 import os
 import random
+import shutil
 import signal
 import statistics
 import subprocess
@@ -585,6 +586,8 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"unknown ruleset(s) {', '.join(unknown)}; choose from {', '.join(FAST)}")
     if args.quick:
         args.tables, args.paced_tables, args.seconds = 20, 100, 5.0
+    if args.profile and not (Path(sys.executable).with_name("py-spy").exists() or shutil.which("py-spy")):
+        p.error("--profile needs py-spy: `make bench` installs it (or: pip install py-spy)")
     return asyncio.run(main_async(args))
 
 
