@@ -1,14 +1,13 @@
 """One live table at a time: a player the matchmaker seated (a public match, a private room's
-start) may not queue, create a room or join another room until that table is over for them.
+start) may not queue, create a room, join another room, or be seated by another room's start,
+until that table is over for them.
 
-The matchmaker keeps no "seated" flag of its own to clear: it remembers which table it last
-seated each player at (their last matched ticket, in the ticket store; their last started
-room's table, in the room store — both shared by every matchmaker process), and asks the game
-whether the player still sits there and the table's match is not over (`GameGateway.seated`).
-So the rule lifts by itself the moment the match ends or the player stands up (`Leave`), and a
-player who never comes back is free once they leave the table, whatever happened to the
-matchmaker process that seated them.
-"""
+The matchmaker keeps no "seated" flag of its own that someone would have to clear: it remembers
+the table it last seated each player at (their last matched ticket, in the ticket store; their
+last started room's table, in the room store — both shared by every matchmaker process) and
+asks the game whether the player still sits there and that table's match is not over
+(`GameGateway.seated`). So the rule lifts the moment the match ends or the player stands up
+(`Leave`), whatever became of the matchmaker process that seated them."""
 
 from __future__ import annotations
 

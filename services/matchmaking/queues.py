@@ -23,7 +23,7 @@ from services.observability import log
 
 from .config import QueuesConfig, QueueSpec, problems
 from .game import GameGateway, SeatRefused, match_table_id
-from .one_table import AlreadySeated as AlreadySeated  # where Queue's refusal was first
+from .one_table import AlreadySeated as AlreadySeated  # Queue's refusal, long named here
 from .one_table import OneTable
 from .ratings import DEFAULT_RATING, Ratings
 from .seating import Seating

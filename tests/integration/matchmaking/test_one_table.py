@@ -17,6 +17,7 @@ import pytest
 from services.live import LiveState, open_live_state
 from services.matchmaking.config import parse_queues
 from services.matchmaking.one_table import AlreadySeated, OneTable
+from services.matchmaking.queues import Matchmaker
 from services.matchmaking.redis_store import RedisTicketStore
 from services.matchmaking.room import RoomState
 from services.matchmaking.room_config import RoomSettings
@@ -28,10 +29,11 @@ from services.matchmaking.tickets import SEARCHING, Ticket, new_ticket_id
 pytestmark = pytest.mark.integration
 
 T0 = 1_700_000_000_000
-SPEC = parse_queues({"defaults": {"bot_fill_after_s": 0, "grace_s": 600},
+QUEUES = parse_queues({"defaults": {"bot_fill_after_s": 0, "grace_s": 600},
                      "rulesets": {"koudian": {"presets": {"standard": {}},
                                               "tiers": {"bronze": {"stake": 1}}}}}
-                    ).queues["koudian/standard/bronze"]
+                    )
+SPEC = QUEUES.queues["koudian/standard/bronze"]
 FOUR = ("ann", "bob", "cy", "dee")
 
 
@@ -209,3 +211,16 @@ async def test_a_room_does_not_start_while_a_member_sits_at_another_live_table(n
     started = await one.rooms.set_ready("dee", room.code, True)
     assert started.state is RoomState.STARTED
     assert await game.seated(started.table_id, "dee")
+
+
+async def test_a_player_at_a_rooms_table_cannot_queue_on_any_node(nodes, game):
+    one, two = nodes
+    _, table_id = await started_room(one, FOUR)
+    maker = Matchmaker(QUEUES, two.tickets, game, clock_ms=lambda: T0)  # type: ignore[arg-type]
+    maker.one_table = two.rooms.one_table  # as serving.py wires it
+    with pytest.raises(AlreadySeated) as refused:
+        await maker.queue("ann", "koudian")
+    assert str(refused.value) == (f"you sit at table {table_id}, whose match is not over: "
+                                  f"finish it or leave it before queueing again")
+    game.over.add(table_id)
+    assert (await maker.queue("ann", "koudian")).state == SEARCHING
