@@ -24,7 +24,7 @@ from engine.core.errors import RuleViolation
 from engine.table import Leave, Sit
 from services import auth
 from services.errors import Refused, Unavailable
-from services.game.repository import STREAM_PREFIX, TableNotFound
+from services.game.repository import STREAM_PREFIX
 from services.game.tables import TableService
 
 MATCHMAKER = "matchmaker"  # the identity tables are created by
@@ -98,9 +98,13 @@ class InProcessGame:
             pass  # not seated (any more): nothing to give back
 
     async def seated(self, table_id: str, player_id: str) -> bool:
-        try:
-            table = await self.tables.get(table_id)
-        except TableNotFound:
+        table = self.tables.repository.cached(table_id)
+        if table is None or table_id not in self.tables.leases.held:
+            # Another node may serve it (and have written since this node last looked): only
+            # the store is current then. Read, not loaded, so this node caches no copy that
+            # would go stale (a player who stood up there would stay "seated" here).
+            table = await self.tables.repository.read(table_id)
+        if not table.exists:
             return False
         return table.status is not Status.MATCH_OVER and table.seat_of(player_id) is not None
 

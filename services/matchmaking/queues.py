@@ -14,15 +14,17 @@ import asyncio
 import contextlib
 import statistics
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 
 from prometheus_client import Counter, Gauge, Histogram
 
-from services.errors import Forbidden, Invalid, NotFound, Refused
+from services.errors import Forbidden, Invalid, NotFound
 from services.observability import log
 
 from .config import QueuesConfig, QueueSpec, problems
 from .game import GameGateway, SeatRefused, match_table_id
+from .one_table import AlreadySeated as AlreadySeated  # Queue's refusal, long named here
+from .one_table import OneTable
 from .ratings import DEFAULT_RATING, Ratings
 from .seating import Seating
 from .store import TicketStore
@@ -51,10 +53,6 @@ class UnknownQueue(NotFound):
     """No queue with that ruleset, preset and tier."""
 
 
-class AlreadySeated(Refused):
-    """The player sits at a table whose match is not over."""
-
-
 class TicketNotFound(NotFound):
     """No such ticket (or not the caller's)."""
 
@@ -76,9 +74,8 @@ class Matchmaker:
         self.clock_ms, self.tick_s, self.poll_s = clock_ms, tick_s, poll_s
         self.lease_ms = config.lease_ms if lease_ms is None else lease_ms
         self.record_waits = record_waits  # every ticket's wait, for benchmarks
-        self.room_table: Callable[[str], Awaitable[str | None]] | None = None
-        """The table of the player's last private room (set by serving.py): sitting there
-        also keeps them from queueing."""
+        self.one_table = OneTable(game, store)
+        """Keeps a seated player from queueing; serving.py gives it the rooms' tables too."""
         self._seating = asyncio.Semaphore(MAX_SEATING)
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -101,13 +98,7 @@ class Matchmaker:
         if latest is not None and latest.live:
             return latest
         spec = self.spec(ruleset, preset, tier)
-        tables = [latest.table_id] if latest is not None and latest.state == MATCHED else []
-        if self.room_table is not None and (room_table := await self.room_table(player_id)):
-            tables.append(room_table)
-        for table_id in tables:
-            if await self.game.seated(table_id, player_id):
-                raise AlreadySeated(f"you sit at table {table_id}, whose match is not over: "
-                                    f"finish it or leave it before queueing again")
+        await self.one_table.refuse_if_seated(player_id, "queueing again")
         rating = round(DEFAULT_RATING)
         if self.ratings is not None:
             rating = round(await self.ratings.rating(player_id, spec.ruleset))

@@ -8,6 +8,7 @@ result in (compare-and-set on the version), retrying when another call changed t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import hashlib
 import secrets
@@ -17,6 +18,7 @@ from typing import Any, Protocol
 from services.errors import Conflict, Refused, TooManyRequests, Unavailable
 from services.live.base import LiveState, wall_clock_ms
 from services.matchmaking import room as rules
+from services.matchmaking.one_table import AlreadySeated, OneTable
 from services.matchmaking.room import (
     BadRoomSettings,
     Room,
@@ -68,6 +70,9 @@ class RoomService:
         self.clock_ms, self.randbelow = clock_ms, randbelow
         self.expiry_ms = settings.expiry_s * 1000
         self.lease_ms = max(1, int(settings.start_lease_s * 1000))
+        self.one_table: OneTable | None = None
+        """Keeps a player seated at a live table (a public match's, another room's) from
+        creating or joining a room; serving.py sets it (the ticket store and game live there)."""
 
     # -- the RPCs -------------------------------------------------------------------------
     async def create(self, host: str, ruleset: str, options: Mapping[str, Any], stake: int,
@@ -81,6 +86,8 @@ class RoomService:
             made = await self._made_by(key)
             if made is not None:
                 return made
+        if self.one_table is not None:
+            await self.one_table.refuse_if_seated(host, "creating a room")
         if not await self.live.allow(f"room-create:{host}", self.settings.creates_per_minute, 60_000):
             raise TooManyRequests(f"at most {self.settings.creates_per_minute} rooms a minute: "
                                   f"wait a little, or use one of yours")
@@ -106,6 +113,10 @@ class RoomService:
     async def join(self, player_id: str, code_text: str, address: str) -> Room:
         """Take a seat in the room with this code (or share string)."""
         code = await self._attempt(player_id, code_text, address)
+        if self.one_table is not None:
+            room = await self.store.get(code)
+            if room is None or not room.live or room.member(player_id) is None:  # else: a no-op
+                await self.one_table.refuse_if_seated(player_id, "joining a room")
         try:
             return await self._update(code, lambda r, now: rules.join(r, player_id, now, self.expiry_ms))
         except RoomNotFound:
@@ -245,6 +256,7 @@ class RoomService:
         """Start the room (`by` its host, or None: by itself): claim the start under a lease and
         make the table; when another process holds a live lease, wait for it to finish (or for
         its lease to run out, and take it over)."""
+        await self._refuse_if_members_seated(code)
         while True:
             claimed = False
 
@@ -264,6 +276,31 @@ class RoomService:
             room = await self._until_started(room)
             if not room.starting:
                 return room
+
+    async def _refuse_if_members_seated(self, code: str) -> None:
+        """Before a room ready to start is claimed: a member who sits at another live table
+        (they queued, or another room started, after they joined this one) is no longer ready
+        and AlreadySeated names them, so nobody is seated at two tables. Once they finish there
+        or leave, their ready starts the room. A start taken over is not checked again: its
+        members may already sit at its own table."""
+        if self.one_table is None:
+            return
+        room = await self.store.get(code)
+        if room is None or not room.ready_to_start or room.starting:
+            return
+        for member in room.members:
+            table_id = await self.one_table.live_table(member.player_id)
+            if table_id is not None:
+                break
+        else:
+            return
+        seated = member.player_id
+        with contextlib.suppress(rules.NotInRoom, RoomNotOpen, RoomNotFound):
+            await self._update(code, lambda r, now: rules.set_ready(r, seated, False, now,
+                                                                    self.expiry_ms))
+        raise AlreadySeated(f"{seated} sits at table {table_id}, whose match is not over: "
+                            f"room {code} starts once they finish it or leave it and are "
+                            f"ready again")
 
     async def recover_starts(self, limit: int = 50) -> int:
         """Finish the starts whose process died (their lease ran out); how many were taken over.

@@ -15,6 +15,7 @@ from services.config import Settings
 
 from .config import load_queues
 from .game import GameGateway, GrpcGame, InProcessGame
+from .one_table import OneTable
 from .queues import Matchmaker, wall_ms
 from .ratings import LogRatings
 from .rooms import Rooms
@@ -76,7 +77,9 @@ async def start_matchmaking(server: grpc.aio.Server, backends: Any, settings: Se
     store = open_ticket_store(settings.redis_url, settings.live_namespace)
     matchmaker = Matchmaker(config, store, game, ratings)
     rooms = Rooms(matchmaker.seating, settings, wall_ms)
-    matchmaker.room_table = rooms.service.table_of
+    # One live table at a time, whichever way the player was seated (a queue, a room).
+    one_table = OneTable(game, store, rooms.service.table_of)
+    matchmaker.one_table = rooms.service.one_table = one_table
     register(server, MatchmakingServicer(matchmaker, rooms, ratings))
     resource = MatchmakingResource(matchmaker, rooms, game, ratings)
     resource.start()
