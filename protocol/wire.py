@@ -170,7 +170,7 @@ def _converter(cls: type, descriptor: Any, skip: str) -> Converter:
     """The function turning a `cls` into `descriptor`'s arguments and bytes, as Python source
     compiled once (the hot path of every view sent): each field read by name, no plan walked."""
     lines = ["def convert(obj):", "    out = {}", "    parts = []"]
-    env: dict[str, Any] = {"_scalar": _scalar, "_scalars": _scalars, "_part": _part, "_row": _row}
+    env: dict[str, Any] = {"_scalar": _scalar, "_scalars": _scalars, "_part": _part, "_repeated": _repeated}
     for n, name in enumerate(f.name for f in dataclasses.fields(cls) if f.name != skip):
         field = descriptor.fields_by_name[name]
         sub = field.message_type
@@ -191,9 +191,9 @@ def _converter(cls: type, descriptor: Any, skip: str) -> Converter:
         elif len(sub.fields) == 1 and sub.fields[0].is_repeated:
             row = sub.fields[0]
             env[f"r{n}"] = (row.name, row.message_type, row.number, _DEFAULTS.get(row.type, ""))
-            lines.append(f"        parts += [_row(x, d{n}, r{n}) for x in v]")
+            lines.append(f"        parts.append(_repeated(v, d{n}, r{n}))")
         else:
-            lines.append(f"        parts += [_part(x, d{n}) for x in v]")
+            lines.append(f"        parts.append(_repeated(v, d{n}, None))")
     lines.append("    return out, b''.join(parts)")
     exec("\n".join(lines), env)  # noqa: S102 - the source is made here from field names only
     return typing.cast(Converter, env["convert"])
@@ -206,11 +206,11 @@ def _scalars(values: Any, empty: Any) -> list[Any]:
 # The parts of a view that stay the same objects from one view to the next (a seat's river,
 # the options, another seat's melds: the engine's states share them) are encoded once: found
 # by identity, holding the object so that its id stays its own while remembered.
-_PARTS: dict[tuple[int, Any], tuple[Any, bytes]] = {}
+_PARTS: dict[tuple[Any, ...], tuple[Any, bytes]] = {}
 MAX_REMEMBERED_PARTS = 50_000
 
 
-def _remember(key: tuple[int, Any], obj: Any, encoded: bytes) -> bytes:
+def _remember(key: tuple[Any, ...], obj: Any, encoded: bytes) -> bytes:
     if len(_PARTS) >= MAX_REMEMBERED_PARTS:
         _PARTS.clear()  # rare, and only costs encoding them again
     _PARTS[key] = (obj, encoded)
@@ -237,6 +237,20 @@ def _part(obj: Any, field: tuple[Any, int]) -> bytes:
     fields, parts = _fields(obj, descriptor)
     payload = _message_class(descriptor)(**fields).SerializeToString() + parts
     return _remember(key, obj, field_bytes(number, payload))
+
+
+def _repeated(items: Any, field: tuple[Any, int], row: tuple[str, Any, int, Any] | None) -> bytes:
+    """A repeated message field (`row`: of rows), in wire format. The whole list is found by
+    identity too: every seat's view of one state holds the same tuple of a trick's plays."""
+    key = (id(items), field, "all")  # not one row: the empty tuple is both
+    known = _PARTS.get(key)
+    if known is not None and known[0] is items:
+        return known[1]
+    if row is None:
+        encoded = b"".join([_part(x, field) for x in items])
+    else:
+        encoded = b"".join([_row(x, field, row) for x in items])
+    return _remember(key, items, encoded) if isinstance(items, tuple) else encoded
 
 
 def _row(item: Any, field: tuple[Any, int], row: tuple[str, Any, int, Any]) -> bytes:
