@@ -200,7 +200,20 @@ def _converter(cls: type, descriptor: Any, skip: str) -> Converter:
 
 
 def _scalars(values: Any, empty: Any) -> list[Any]:
-    return [empty if v is None else v if type(v) is int or type(v) is str else _scalar(v) for v in values]
+    """A list of scalars as the message takes it: tiles and cards as notation, a hidden entry
+    (None) as the type's empty value. A list of one kind (a hand) is looked up in C."""
+    kinds = set(map(type, values))
+    if len(kinds) == 1:
+        kind = kinds.pop()
+        if kind is int or kind is str or kind is bool or kind is float:
+            return list(values)
+        texts = _TEXTS.get(kind)
+        if texts is not None:
+            try:
+                return list(map(texts.__getitem__, values))
+            except KeyError:  # a value not yet seen: made below
+                pass
+    return [empty if v is None else _scalar(v) for v in values]
 
 
 # The parts of a view that stay the same objects from one view to the next (a seat's river,
@@ -270,19 +283,24 @@ def _row(item: Any, field: tuple[Any, int], row: tuple[str, Any, int, Any]) -> b
     return _remember(key, item, field_bytes(number, payload))
 
 
-_TEXT: dict[Any, Any] = {}  # tiles and cards as notation: a few hundred values, made once each
+# Tiles and cards as notation, per class (a tile and a card may be equal as numbers, never as
+# notation): a few hundred values, made once each.
+_TEXTS: dict[type, dict[Any, Any]] = {}
+MAX_TEXTS = 10_000
 
 
 def _scalar(value: Any) -> Any:
     kind = type(value)
     if kind is int or kind is str or kind is bool or kind is float:
         return value
-    key = (kind, value)  # a tile and a card may be equal as numbers, never as notation
-    text = _TEXT.get(key)
+    texts = _TEXTS.get(kind)
+    if texts is None:
+        texts = _TEXTS[kind] = {}
+    text = texts.get(value)
     if text is None:
         text = to_json(value)  # tiles and cards as notation, bytes as hex, enums by value
-        if len(_TEXT) < 10_000:
-            _TEXT[key] = text
+        if len(texts) < MAX_TEXTS:
+            texts[value] = text
     return text
 
 
