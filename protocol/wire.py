@@ -89,7 +89,7 @@ def encoded_actions(number: int, cmds: Iterable[Any]) -> bytes:
         if known is None:
             if len(_ACTION_BYTES) >= MAX_REMEMBERED_ACTIONS:
                 _ACTION_BYTES.clear()
-            known = _ACTION_BYTES[(cmd, number)] = field_bytes(number, command_to_action(cmd).SerializeToString())
+            known = _ACTION_BYTES[(cmd, number)] = field_bytes(number, _action(cmd).SerializeToString())
         out.append(known)
     return b"".join(out)
 
@@ -100,16 +100,24 @@ _ACTION_BYTES: dict[tuple[Any, int], bytes] = {}
 
 
 def _action(cmd: Any) -> actions_pb2.Action:
-    family, _, cls = type_name(cmd).partition(".")
-    kind = _snake(cls)
-    group: Any = actions_pb2.Action.DESCRIPTOR.fields_by_name[family].message_type
-    fields, parts = _fields(cmd, group.fields_by_name[kind].message_type, "seat")
+    name = type_name(cmd)
+    where = _KINDS.get(name)
+    if where is None:
+        family, _, cls = name.partition(".")
+        kind = _snake(cls)
+        group: Any = actions_pb2.Action.DESCRIPTOR.fields_by_name[family].message_type
+        where = _KINDS[name] = (family, kind, group.fields_by_name[kind].message_type)
+    family, kind, descriptor = where
+    fields, parts = _fields(cmd, descriptor, "seat")
     # An empty kind (Win, Pass) is set all the same: its empty dict marks it.
     arguments: dict[str, Any] = {family: {kind: fields}}
     action = actions_pb2.Action(**arguments)
     if parts:
         getattr(getattr(action, family), kind).MergeFromString(parts)
     return action
+
+
+_KINDS: dict[str, tuple[str, str, Any]] = {}  # command name: its family, kind and message
 
 
 def view_to_proto(ruleset: str, view: Any) -> views_pb2.View:
@@ -220,7 +228,7 @@ def _scalars(values: Any, empty: Any) -> list[Any]:
 # the options, another seat's melds: the engine's states share them) are encoded once: found
 # by identity, holding the object so that its id stays its own while remembered.
 _PARTS: dict[tuple[Any, ...], tuple[Any, bytes]] = {}
-MAX_REMEMBERED_PARTS = 50_000
+MAX_REMEMBERED_PARTS = 20_000
 
 
 def _remember(key: tuple[Any, ...], obj: Any, encoded: bytes) -> bytes:

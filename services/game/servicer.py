@@ -385,8 +385,9 @@ def _event_fields(version: int, ev: Any, encoded: dict[Any, tuple[Any, Any]]) ->
 
 # A table's status, found once for all the seats that watch one version of it (a frozen
 # table's status never changes): by identity, holding the table so that its id stays its own.
+# Few are kept: each holds a whole table alive.
 _STATUSES: dict[int, tuple[Table, Status]] = {}
-MAX_REMEMBERED_STATUSES = 4096
+MAX_REMEMBERED_STATUSES = 256  # the seats of one batch ask one after the other
 
 
 def _status(table: Table) -> Status:
