@@ -341,11 +341,13 @@ def _json_text() -> Callable[[Any], str]:
     """json.dumps(data, ensure_ascii=False), byte for byte, without its cost per call: it makes a
     new encoder each time (and then its C scanner). This one is made once, with the very C
     encoder json.dumps uses, and checks for no cycle (the data comes from `encode`)."""
-    make = getattr(json.encoder, "c_make_encoder", None)
-    if make is None:  # a Python without the C accelerator
-        return json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
-    default = json.JSONEncoder(ensure_ascii=False).default
-    chunks = make(None, default, json.encoder.encode_basestring, None, ": ", ", ", False, False, True)
+    fallback = json.JSONEncoder(ensure_ascii=False, check_circular=False)
+    make: Any = getattr(json.encoder, "c_make_encoder", None)  # None: calling it is a TypeError
+    try:  # the arguments JSONEncoder.iterencode gives it
+        chunks = make(None, fallback.default, json.encoder.encode_basestring, None, ": ", ", ",
+                      False, False, True)
+    except TypeError:  # a Python without the C accelerator, or one that changed it
+        return fallback.encode
 
     def text(data: Any) -> str:
         return "".join(chunks(data, 0))
