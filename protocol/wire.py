@@ -8,6 +8,7 @@ test checks that every command of every ruleset has its message.
 from __future__ import annotations
 
 import dataclasses
+import enum
 import re
 import typing
 from collections.abc import Callable, Iterable
@@ -256,8 +257,23 @@ def _part(obj: Any, field: tuple[Any, int]) -> bytes:
         return known[1]
     descriptor, number = field
     fields, parts = _fields(obj, descriptor)
-    payload = _message_class(descriptor)(**fields).SerializeToString() + parts
-    return _remember(key, obj, field_bytes(number, payload))
+    encoded = field_bytes(number, _message_class(descriptor)(**fields).SerializeToString() + parts)
+    return _remember(key, obj, encoded) if _frozen(type(obj)) else encoded
+
+
+def _frozen(cls: type) -> bool:
+    """Whether values of `cls` never change, so that their bytes may be remembered: a frozen
+    dataclass (as the engine's values are), a scalar (a tile, a card, an enum) or a tuple, whose
+    items are asked of in turn."""
+    frozen = _FROZEN.get(cls)
+    if frozen is None:
+        params = getattr(cls, "__dataclass_params__", None)
+        frozen = _FROZEN[cls] = (bool(params.frozen) if params is not None else issubclass(
+            cls, int | str | float | bytes | enum.Enum | tuple | type(None)))
+    return frozen
+
+
+_FROZEN: dict[type, bool] = {}
 
 
 def _repeated(items: Any, field: tuple[Any, int], row: tuple[str, Any, int, Any] | None) -> bytes:
@@ -271,7 +287,14 @@ def _repeated(items: Any, field: tuple[Any, int], row: tuple[str, Any, int, Any]
         encoded = b"".join([_part(x, field) for x in items])
     else:
         encoded = b"".join([_row(x, field, row) for x in items])
-    return _remember(key, items, encoded) if isinstance(items, tuple) else encoded
+    lasting = type(items) is tuple and _lasting(items) and (
+        row is None or row[1] is None or all(_lasting(x) for x in items if type(x) is tuple))
+    return _remember(key, items, encoded) if lasting else encoded
+
+
+def _lasting(values: Any) -> bool:
+    """Whether none of `values` may change (each of a class `_frozen` says so)."""
+    return all(_frozen(kind) for kind in set(map(type, values)))
 
 
 def _row(item: Any, field: tuple[Any, int], row: tuple[str, Any, int, Any]) -> bytes:
@@ -288,7 +311,8 @@ def _row(item: Any, field: tuple[Any, int], row: tuple[str, Any, int, Any]) -> b
         payload = _message_class(descriptor)(**{name: _scalars(item, empty)}).SerializeToString()
     else:
         payload = b"".join([_part(c, (cell, cell_number)) for c in item])
-    return _remember(key, item, field_bytes(number, payload))
+    encoded = field_bytes(number, payload)
+    return _remember(key, item, encoded) if cell is None or _lasting(item) else encoded
 
 
 # Tiles and cards as notation, per class (a tile and a card may be equal as numbers, never as

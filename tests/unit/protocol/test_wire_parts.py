@@ -1,6 +1,8 @@
 """Views are built from constructor arguments and wire bytes remembered by identity
 (protocol/wire.py): what a remembered part stands for must never leak into another field."""
 
+import dataclasses
+
 from engine import rulesets
 from engine.daqi.cards import parse_card
 from engine.daqi.state import SeatCards
@@ -57,3 +59,15 @@ def test_a_field_at_its_default_and_a_set_optional_field_arrive_as_set_field_by_
         setattr(target.options, name, getattr(opts, name))
     assert built.SerializeToString(deterministic=True) == by_hand.SerializeToString(deterministic=True)
     assert built.koudian.HasField("turn") and built.koudian.HasField("dealer")
+
+
+def test_a_part_that_may_change_is_encoded_anew_each_time():
+    @dataclasses.dataclass
+    class Changing:  # not frozen: its bytes cannot be remembered
+        base_score: int
+
+    options = Changing(base_score=2)
+    view = _koudian(options=options)
+    assert wire.view_to_proto("koudian", view).koudian.options.base_score == 2
+    options.base_score = 5
+    assert wire.view_to_proto("koudian", view).koudian.options.base_score == 5
