@@ -8,12 +8,14 @@ test checks that every command of every ruleset has its message.
 from __future__ import annotations
 
 import dataclasses
+import enum
 import re
+import typing
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from google.protobuf import json_format
+from google.protobuf import json_format, message_factory
 from google.protobuf.descriptor import FieldDescriptor
-from google.protobuf.message import Message
 
 from engine.core.messages import (
     from_json,
@@ -74,110 +76,263 @@ def command_to_action(cmd: Any) -> actions_pb2.Action:
     return known
 
 
+def encoded_actions(number: int, cmds: Iterable[Any]) -> bytes:
+    """Commands as the wire bytes of the repeated `Action` field `number` of some message (a
+    view's legal actions), to merge into it with `MergeFromString`: upb copies a message given
+    to a constructor by serializing and parsing it, so bytes made once per command are cheaper."""
+    out = []
+    for cmd in cmds:
+        try:
+            known = _ACTION_BYTES.get((cmd, number))
+        except TypeError:  # a field that does not hash: encoded each time
+            out.append(field_bytes(number, _action(cmd).SerializeToString()))
+            continue
+        if known is None:
+            if len(_ACTION_BYTES) >= MAX_REMEMBERED_ACTIONS:
+                _ACTION_BYTES.clear()
+            known = _ACTION_BYTES[(cmd, number)] = field_bytes(number, _action(cmd).SerializeToString())
+        out.append(known)
+    return b"".join(out)
+
+
 MAX_REMEMBERED_ACTIONS = 20_000
 _ACTIONS: dict[Any, actions_pb2.Action] = {}
+_ACTION_BYTES: dict[tuple[Any, int], bytes] = {}
 
 
 def _action(cmd: Any) -> actions_pb2.Action:
-    family, _, cls = type_name(cmd).partition(".")
-    action = actions_pb2.Action()
-    target = getattr(getattr(action, family), _snake(cls))
-    target.SetInParent()  # empty kinds (Win, Pass) carry no field that would mark them set
-    _fill(target, cmd, skip="seat")
+    name = type_name(cmd)
+    where = _KINDS.get(name)
+    if where is None:
+        family, _, cls = name.partition(".")
+        kind = _snake(cls)
+        group: Any = actions_pb2.Action.DESCRIPTOR.fields_by_name[family].message_type
+        where = _KINDS[name] = (family, kind, group.fields_by_name[kind].message_type)
+    family, kind, descriptor = where
+    fields, parts = _fields(cmd, descriptor, "seat")
+    # An empty kind (Win, Pass) is set all the same: its empty dict marks it.
+    arguments: dict[str, Any] = {family: {kind: fields}}
+    action = actions_pb2.Action(**arguments)
+    if parts:
+        getattr(getattr(action, family), kind).MergeFromString(parts)
     return action
+
+
+_KINDS: dict[str, tuple[str, str, Any]] = {}  # command name: its family, kind and message
 
 
 def view_to_proto(ruleset: str, view: Any) -> views_pb2.View:
     """A ruleset's view (a frozen dataclass) as its typed message in views.proto."""
-    msg = views_pb2.View()
-    target: Message = getattr(msg, ruleset)
-    target.SetInParent()
-    try:
-        _fill(target, view)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ValueError(f"{type(view).__qualname__} does not fit {target.DESCRIPTOR.full_name}: {exc}") from None
+    fields, parts = view_parts(ruleset, view)
+    arguments: dict[str, Any] = {ruleset: fields}
+    msg = views_pb2.View(**arguments)
+    if parts:
+        getattr(msg, ruleset).MergeFromString(parts)
     return msg
 
 
-def _fill(msg: Any, obj: Any, skip: str = "") -> None:
-    """Copy a dataclass into a message field by field (the hot path of every view sent, so no
-    detour through JSON, and a plan per pair of types). None means "not set"; a tuple of tuples
-    fills a repeated message whose only field is itself repeated (a row per seat); a hidden
-    entry in a list of scalars is the type's empty value."""
-    for name, kind, extra in _plan(type(obj), msg.DESCRIPTOR, skip):
-        value = getattr(obj, name)
-        if value is None:
-            continue
-        if kind is _SCALAR:
-            setattr(msg, name, _scalar(value))
-        elif kind is _SCALARS:
-            getattr(msg, name).extend([extra if v is None else _scalar(v) for v in value])
-        elif kind is _MESSAGE:
-            part = getattr(msg, name)
-            part.SetInParent()
-            _fill(part, value)
-        else:
-            container = getattr(msg, name)
-            for item in value:
-                entry = container.add()
-                if kind is _MESSAGES or not isinstance(item, tuple):
-                    _fill(entry, item)
-                elif kind is _ROWS_OF_SCALARS:
-                    row_name, empty = extra
-                    getattr(entry, row_name).extend([empty if v is None else _scalar(v) for v in item])
-                else:
-                    rows = getattr(entry, extra)
-                    for cell in item:
-                        _fill(rows.add(), cell)
+def view_parts(ruleset: str, view: Any) -> tuple[dict[str, Any], bytes]:
+    """A ruleset's view as its message in views.proto: the constructor arguments of its plain
+    fields, and the wire bytes of its message fields to merge in after (`MergeFromString`).
+    Both are cheaper than setting fields one by one; the bytes of the parts that stay the same
+    objects from one view to the next (a river, the options, a trick's plays) are made once."""
+    target: Any = views_pb2.View.DESCRIPTOR.fields_by_name[ruleset].message_type
+    try:
+        return _fields(view, target)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"{type(view).__qualname__} does not fit {target.full_name}: {exc}") from None
 
 
-_SCALAR, _SCALARS, _MESSAGE, _MESSAGES, _ROWS_OF_SCALARS, _ROWS_OF_MESSAGES = (
-    "scalar", "scalars", "message", "messages", "rows of scalars", "rows of messages")
-_PLANS: dict[tuple[type, str, str], tuple[tuple[str, str, Any], ...]] = {}
+def field_bytes(number: int, payload: bytes) -> bytes:
+    """A length-delimited field (a message) of `number` holding `payload`, in wire format."""
+    return _varint(number << 3 | 2) + _varint(len(payload)) + payload
 
 
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while n > 0x7F:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
 
 
-def _plan(cls: type, descriptor: Any, skip: str) -> tuple[tuple[str, str, Any], ...]:
-    """How each field of `cls` but `skip` goes into the message `descriptor`: (name, kind, extra)."""
-    key = (cls, descriptor.full_name, skip)
-    plan = _PLANS.get(key)
-    if plan is not None:
-        return plan
-    steps: list[tuple[str, str, Any]] = []
-    for name in (f.name for f in dataclasses.fields(cls) if f.name != skip):
+Converter = Callable[[Any], tuple[dict[str, Any], bytes]]
+
+
+def _fields(obj: Any, descriptor: Any, skip: str = "") -> tuple[dict[str, Any], bytes]:
+    """A dataclass as the message `descriptor`: the constructor arguments of its scalar fields,
+    and the wire bytes of its message fields. None means "not set"; a tuple of tuples fills a
+    repeated message whose only field is itself repeated (a row per seat); a hidden entry in a
+    list of scalars is the type's empty value."""
+    key = (type(obj), descriptor, skip)
+    convert = _CONVERTERS.get(key)
+    if convert is None:
+        convert = _CONVERTERS[key] = _converter(type(obj), descriptor, skip)
+    return convert(obj)
+
+
+_CONVERTERS: dict[tuple[type, Any, str], Converter] = {}
+
+
+def _converter(cls: type, descriptor: Any, skip: str) -> Converter:
+    """The function turning a `cls` into `descriptor`'s arguments and bytes, as Python source
+    compiled once (the hot path of every view sent): each field read by name, no plan walked."""
+    lines = ["def convert(obj):", "    out = {}", "    parts = []"]
+    env: dict[str, Any] = {"_scalar": _scalar, "_scalars": _scalars, "_part": _part, "_repeated": _repeated}
+    for n, name in enumerate(f.name for f in dataclasses.fields(cls) if f.name != skip):
         field = descriptor.fields_by_name[name]
         sub = field.message_type
-        if sub is None:
-            steps.append((name, _SCALARS, _DEFAULTS.get(field.type, "")) if field.is_repeated
-                         else (name, _SCALAR, None))
+        env[f"d{n}"] = (sub, field.number)
+        lines += [f"    v = obj.{name}", "    if v is not None:"]
+        if sub is None and not field.is_repeated:
+            lines.append("        v = v if type(v) is int or type(v) is str else _scalar(v)")
+            if field.has_presence or field.type in _FLOATS:  # -0.0 is falsy, yet it is sent
+                lines.append(f"        out[{name!r}] = v")
+            else:  # a field at its default is left out: upb's constructor costs per argument
+                lines += ["        if v or type(v) is not int and type(v) is not str and type(v) is not bool:",
+                          f"            out[{name!r}] = v"]
+        elif sub is None:
+            env[f"e{n}"] = _DEFAULTS.get(field.type, "")
+            lines += ["        if v:", f"            out[{name!r}] = _scalars(v, e{n})"]
         elif not field.is_repeated:
-            steps.append((name, _MESSAGE, None))
+            lines.append(f"        parts.append(_part(v, d{n}))")
         elif len(sub.fields) == 1 and sub.fields[0].is_repeated:
             row = sub.fields[0]
-            if row.message_type is None:
-                steps.append((name, _ROWS_OF_SCALARS, (row.name, _DEFAULTS.get(row.type, ""))))
-            else:
-                steps.append((name, _ROWS_OF_MESSAGES, row.name))
+            env[f"r{n}"] = (row.name, row.message_type, row.number, _DEFAULTS.get(row.type, ""))
+            lines.append(f"        parts.append(_repeated(v, d{n}, r{n}))")
         else:
-            steps.append((name, _MESSAGES, None))
-    plan = _PLANS[key] = tuple(steps)
-    return plan
+            lines.append(f"        parts.append(_repeated(v, d{n}, None))")
+    lines.append("    return out, b''.join(parts)")
+    exec("\n".join(lines), env)  # noqa: S102 - the source is made here from field names only
+    return typing.cast(Converter, env["convert"])
 
 
-_TEXT: dict[Any, Any] = {}  # tiles and cards as notation: a few hundred values, made once each
+def _scalars(values: Any, empty: Any) -> list[Any]:
+    """A list of scalars as the message takes it: tiles and cards as notation, a hidden entry
+    (None) as the type's empty value. A list of one kind (a hand) is looked up in C."""
+    kinds = set(map(type, values))
+    if len(kinds) == 1:
+        kind = kinds.pop()
+        if kind is int or kind is str or kind is bool or kind is float:
+            return list(values)
+        texts = _TEXTS.get(kind)
+        if texts is not None:
+            try:
+                return list(map(texts.__getitem__, values))
+            except KeyError:  # a value not yet seen: made below
+                pass
+    return [empty if v is None else _scalar(v) for v in values]
+
+
+# The parts of a view that stay the same objects from one view to the next (a seat's river,
+# the options, another seat's melds: the engine's states share them) are encoded once: found
+# by identity, holding the object so that its id stays its own while remembered.
+_PARTS: dict[tuple[Any, ...], tuple[Any, bytes]] = {}
+MAX_REMEMBERED_PARTS = 20_000
+
+
+def _remember(key: tuple[Any, ...], obj: Any, encoded: bytes) -> bytes:
+    if len(_PARTS) >= MAX_REMEMBERED_PARTS:
+        _PARTS.clear()  # rare, and only costs encoding them again
+    _PARTS[key] = (obj, encoded)
+    return encoded
+
+
+def _message_class(descriptor: Any) -> Any:
+    cls = _CLASSES.get(descriptor)
+    if cls is None:
+        cls = _CLASSES[descriptor] = message_factory.GetMessageClass(descriptor)
+    return cls
+
+
+_CLASSES: dict[Any, Any] = {}
+
+
+def _part(obj: Any, field: tuple[Any, int]) -> bytes:
+    """`obj` as the message field `field` (its type and number), in wire format."""
+    key = (id(obj), field)  # one object may fill two kinds of field (an empty tuple)
+    known = _PARTS.get(key)
+    if known is not None and known[0] is obj:
+        return known[1]
+    descriptor, number = field
+    fields, parts = _fields(obj, descriptor)
+    encoded = field_bytes(number, _message_class(descriptor)(**fields).SerializeToString() + parts)
+    return _remember(key, obj, encoded) if _frozen(type(obj)) else encoded
+
+
+def _frozen(cls: type) -> bool:
+    """Whether values of `cls` never change, so that their bytes may be remembered: a frozen
+    dataclass (as the engine's values are), a scalar (a tile, a card, an enum) or a tuple, whose
+    items are asked of in turn."""
+    frozen = _FROZEN.get(cls)
+    if frozen is None:
+        params = getattr(cls, "__dataclass_params__", None)
+        frozen = _FROZEN[cls] = (bool(params.frozen) if params is not None else issubclass(
+            cls, int | str | float | bytes | enum.Enum | tuple | type(None)))
+    return frozen
+
+
+_FROZEN: dict[type, bool] = {}
+
+
+def _repeated(items: Any, field: tuple[Any, int], row: tuple[str, Any, int, Any] | None) -> bytes:
+    """A repeated message field (`row`: of rows), in wire format. The whole list is found by
+    identity too: every seat's view of one state holds the same tuple of a trick's plays."""
+    key = (id(items), field, "all")  # not one row: the empty tuple is both
+    known = _PARTS.get(key)
+    if known is not None and known[0] is items:
+        return known[1]
+    if row is None:
+        encoded = b"".join([_part(x, field) for x in items])
+    else:
+        encoded = b"".join([_row(x, field, row) for x in items])
+    lasting = type(items) is tuple and _lasting(items) and (
+        row is None or row[1] is None or all(_lasting(x) for x in items if type(x) is tuple))
+    return _remember(key, items, encoded) if lasting else encoded
+
+
+def _lasting(values: Any) -> bool:
+    """Whether none of `values` may change (each of a class `_frozen` says so)."""
+    return all(_frozen(kind) for kind in set(map(type, values)))
+
+
+def _row(item: Any, field: tuple[Any, int], row: tuple[str, Any, int, Any]) -> bytes:
+    """A tuple as the field `field` of a message whose only field `row` is repeated."""
+    if not isinstance(item, tuple):
+        return _part(item, field)
+    key = (id(item), field)
+    known = _PARTS.get(key)
+    if known is not None and known[0] is item:
+        return known[1]
+    descriptor, number = field
+    name, cell, cell_number, empty = row
+    if cell is None:
+        payload = _message_class(descriptor)(**{name: _scalars(item, empty)}).SerializeToString()
+    else:
+        payload = b"".join([_part(c, (cell, cell_number)) for c in item])
+    encoded = field_bytes(number, payload)
+    return _remember(key, item, encoded) if cell is None or _lasting(item) else encoded
+
+
+# Tiles and cards as notation, per class (a tile and a card may be equal as numbers, never as
+# notation): a few hundred values, made once each.
+_TEXTS: dict[type, dict[Any, Any]] = {}
+MAX_TEXTS = 10_000
 
 
 def _scalar(value: Any) -> Any:
     kind = type(value)
     if kind is int or kind is str or kind is bool or kind is float:
         return value
-    key = (kind, value)  # a tile and a card may be equal as numbers, never as notation
-    text = _TEXT.get(key)
+    texts = _TEXTS.get(kind)
+    if texts is None:
+        texts = _TEXTS[kind] = {}
+    text = texts.get(value)
     if text is None:
         text = to_json(value)  # tiles and cards as notation, bytes as hex, enums by value
-        if len(_TEXT) < 10_000:
-            _TEXT[key] = text
+        if len(texts) < MAX_TEXTS:
+            texts[value] = text
     return text
 
 
@@ -246,5 +401,6 @@ def options_from_struct(struct: Any) -> dict[str, Any]:
 
 
 # A hidden entry in a list of scalars (a face-down discard) travels as the type's empty value.
+_FLOATS = (FieldDescriptor.TYPE_FLOAT, FieldDescriptor.TYPE_DOUBLE)
 _DEFAULTS = {FieldDescriptor.TYPE_STRING: "", FieldDescriptor.TYPE_INT32: -1,
              FieldDescriptor.TYPE_INT64: -1, FieldDescriptor.TYPE_BOOL: False}

@@ -53,6 +53,7 @@ def _register(kind: str, name: str, version: int) -> Callable[[type[T]], type[T]
         entry = _Entry(cls, name, version, kind)
         _by_name[name] = entry
         _by_class[cls] = entry
+        _converters.clear()  # a class seen before may now encode with its type name
         return cls
 
     return wrap
@@ -93,6 +94,7 @@ def scalar(cls: type, dump: Callable[[Any], Any], load: Callable[[Any], Any]) ->
     """Store values of `cls` as `dump(value)` and read them back with `load` (tiles as "5m",
     cards as "♠A"), so stored events stay readable to an operator in SQL."""
     _scalars[cls] = (dump, load)
+    _converters.clear()
 
 
 def type_name(obj_or_cls: Any) -> str:
@@ -146,6 +148,17 @@ def decode(name: str, version: int, data: dict[str, Any]) -> Any:
 
 def to_json(obj: Any) -> Any:
     """Any value a message may hold, as JSON-safe data (dataclasses become dicts)."""
+    convert = _converters.get(type(obj))
+    if convert is None:
+        convert = _converter(type(obj))
+        if convert is None:
+            return _to_json(obj)
+    return convert(obj)
+
+
+def _to_json(obj: Any) -> Any:
+    """to_json by the rules themselves, for the values no converter is kept for (classes, and
+    what cannot be encoded: the TypeError says so)."""
     codec = _scalars.get(type(obj))
     if codec is not None:
         return codec[0](obj)
@@ -170,8 +183,84 @@ def to_json(obj: Any) -> Any:
     raise TypeError(f"cannot encode {type(obj).__qualname__}")
 
 
+# Encoding is every event's cost (stored, fanned out, shown to each seat), so the rules of
+# `_to_json` are applied once per class, not per value: each class gets the function its values
+# take, and a dataclass one compiled from its field names. The classes are fixed at import; a
+# registration clears them all the same.
+_converters: dict[type, Callable[[Any], Any]] = {}
+_field_converters: dict[type, Callable[[Any], dict[str, Any]]] = {}
+
+
+def _same(obj: Any) -> Any:
+    return obj
+
+
+def _converter(cls: type) -> Callable[[Any], Any] | None:
+    codec = _scalars.get(cls)
+    convert: Callable[[Any], Any]
+    if codec is not None:
+        convert = codec[0]
+    elif cls is type(None) or issubclass(cls, bool | int | float | str):
+        convert = _same
+    elif issubclass(cls, enum.Enum):
+        convert = _enum_value
+    elif issubclass(cls, bytes):
+        convert = bytes.hex
+    elif dataclasses.is_dataclass(cls) and not issubclass(cls, type):
+        fields = _field_converter(cls)
+        entry = _by_class.get(cls)
+        if entry is not None and entry.kind != "value":
+            name = entry.name
+
+            def convert(obj: Any) -> Any:
+                return {"type": name, "data": fields(obj)}
+        else:
+            convert = fields
+    elif issubclass(cls, dict):
+        convert = _dict_to_json
+    elif issubclass(cls, tuple | list):
+        convert = _list_to_json
+    elif issubclass(cls, frozenset | set):
+        convert = _set_to_json
+    else:
+        return None
+    _converters[cls] = convert
+    return convert
+
+
+def _enum_value(obj: Any) -> Any:
+    return obj.value
+
+
+def _dict_to_json(obj: Any) -> Any:
+    return {str(k): to_json(v) for k, v in obj.items()}
+
+
+def _list_to_json(obj: Any) -> Any:
+    return [to_json(v) for v in obj]
+
+
+def _set_to_json(obj: Any) -> Any:
+    return sorted([to_json(v) for v in obj], key=repr)
+
+
 def _fields_to_json(obj: Any) -> dict[str, Any]:
-    return {f.name: to_json(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    convert = _field_converters.get(type(obj))
+    if convert is None:
+        convert = _field_converter(type(obj))
+    return convert(obj)
+
+
+def _field_converter(cls: type) -> Callable[[Any], dict[str, Any]]:
+    """`{field: to_json(value)}` for a dataclass, as Python source compiled once: the fields
+    read by name, and the values that are their own JSON (ints, text, None) kept without a call."""
+    items = [f"{f.name!r}: (v if (t := type(v := obj.{f.name})) is int or t is str or v is None "
+             f"or t is bool else to_json(v))" for f in dataclasses.fields(cls)]
+    env: dict[str, Any] = {"to_json": to_json}
+    exec(f"def convert(obj):\n    return {{{', '.join(items)}}}", env)  # noqa: S102 - field names only
+    convert = typing.cast(Callable[[Any], dict[str, Any]], env["convert"])
+    _field_converters[cls] = convert
+    return convert
 
 
 def _hints_of(cls: type) -> dict[str, Any]:

@@ -301,7 +301,16 @@ def shown(table: Table, seat: int | None, events: list[tuple[int, Any]]) -> list
     rs = table.rules
     out = []
     for version, ev in events:
-        seen = tables.redact(ev, seat) if tables.is_table_event(ev) else rs.redact(ev, seat)
+        kind = type(ev)
+        own = _TABLE_EVENTS.get(kind)
+        if own is None:
+            own = _TABLE_EVENTS[kind] = tables.is_table_event(ev)
+        seen = tables.redact(ev, seat) if own else rs.redact(ev, seat)
         if seen is not None:
             out.append((version, seen))
     return out
+
+
+# Whether a class of event is the table's own, asked once per class rather than per event and
+# seat (its registered name says so, and it never changes).
+_TABLE_EVENTS: dict[type, bool] = {}

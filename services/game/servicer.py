@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import typing
 import uuid
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -20,7 +21,15 @@ from engine.core.contract import Status
 from engine.core.messages import encode, to_json
 from engine.table import Act, Leave, Sit, Table, TakeBack, evolve
 from protocol import wire
-from qipai.v1 import admin_pb2, admin_pb2_grpc, auth_pb2, auth_pb2_grpc, game_pb2, game_pb2_grpc
+from qipai.v1 import (
+    admin_pb2,
+    admin_pb2_grpc,
+    auth_pb2,
+    auth_pb2_grpc,
+    game_pb2,
+    game_pb2_grpc,
+    views_pb2,
+)
 from services import auth
 from services.errors import Forbidden, TooManyRequests
 from services.game import resume
@@ -291,29 +300,67 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
         except resume.BeyondLatest as exc:
             raise wire.BadRequest(str(exc)) from None
         had_legal, status, told = True, None, request.from_version
+        with_views, player_id = request.with_views, me.player_id
         async for batch in self.tables.watch(table_id, seat, after):
             # Numbered as this observer counts: the batch's events are the last it saw.
             seen = batch.table.seen_by(seat)
             if seen == told:
                 continue  # a move hidden from this observer: an update would tell when it came
             first = seen - len(batch.events) + 1
-            update = game_pb2.TableUpdate(version=seen, events=[
-                _event(first + n, ev, batch.encoded) for n, (_, ev) in enumerate(batch.events)])
-            if request.with_views:
+            encoded = batch.encoded
+            events = [_event_fields(first + n, ev, encoded) for n, (_, ev) in enumerate(batch.events)]
+            view = None
+            if with_views:
                 table = batch.table
-                legal = legal_actions(table, seat)
+                now = _status(table)
+                legal = legal_actions(table, seat, now)
                 # Without a decision to make, a seat's view follows from the events it got; one
                 # whose own move used up its decision knows that from its Act's answer.
-                lost = had_legal and batch.actor != me.player_id
-                if legal or lost or table.status is not status:
-                    update.view.CopyFrom(view_response(table, seat, self.tables, legal, batch.due_ms))
-                had_legal, status = bool(legal), table.status
-            if update.events or update.HasField("view"):
-                told = seen
-                yield update
+                lost = had_legal and batch.actor != player_id
+                if legal or lost or now is not status:
+                    view = _view_parts(table, seat, self.tables, legal, batch.due_ms, now)
+                had_legal, status = bool(legal), now
+            if view is None and not events:
+                continue
+            # Built from constructor arguments: upb copies a message given by serializing it.
+            update = game_pb2.TableUpdate(**_update(seen, events, view))
+            if view is not None and view[1]:
+                update.view.MergeFromString(view[1])
+            told = seen
+            yield update
 
 
-def _event(version: int, ev: Any, encoded: dict[Any, tuple[Any, Any]]) -> game_pb2.TableEvent:
+def _update(version: int, events: list[dict[str, Any]],
+            view: tuple[dict[str, Any], bytes] | None) -> dict[str, Any]:
+    if view is None:
+        return {"version": version, "events": events}
+    return {"version": version, "events": events, "view": view[0]}
+
+
+def _json_text() -> Callable[[Any], str]:
+    """json.dumps(data, ensure_ascii=False), byte for byte, without its cost per call: it makes a
+    new encoder each time (and then its C scanner). This one is made once, with the very C
+    encoder json.dumps uses, and checks for no cycle (the data comes from `encode`)."""
+    fallback = json.JSONEncoder(ensure_ascii=False, check_circular=False)
+    make: Any = getattr(json.encoder, "c_make_encoder", None)  # None: calling it is a TypeError
+    try:  # the arguments JSONEncoder.iterencode gives it
+        chunks = make(None, fallback.default, json.encoder.encode_basestring, None, ": ", ", ",
+                      False, False, True)
+    except TypeError:  # a Python without the C accelerator, or one that changed it
+        return fallback.encode
+
+    def text(data: Any) -> str:
+        return "".join(chunks(data, 0))
+
+    return text
+
+
+# An event's words, made once per event for every seat that sees it alike: its type and its
+# data as JSON text, as json.dumps(data, ensure_ascii=False) writes it.
+_JSON = _json_text()
+
+
+def _words(ev: Any, encoded: dict[Any, tuple[Any, Any]]) -> tuple[str, str]:
     known = encoded.get(id(ev))
     if known is None or known[0] is not ev:
         # Redaction makes a new event per seat, but the seats that may not see a card all get
@@ -324,17 +371,41 @@ def _event(version: int, ev: Any, encoded: dict[Any, tuple[Any, Any]]) -> game_p
             same = None
         if same is None:
             name, _, data = encode(ev)
-            same = (ev, (name, json.dumps(data, ensure_ascii=False)))
+            same = (ev, (name, _JSON(data)))
             with contextlib.suppress(TypeError):
                 encoded[ev] = same
         known = encoded[id(ev)] = (ev, same[1])
-    name, data_json = known[1]
-    return game_pb2.TableEvent(version=version, type=name, data_json=data_json)
+    return typing.cast(tuple[str, str], known[1])
 
 
-def legal_actions(table: Table, seat: int | None) -> list[Any]:
-    """What `seat` may do now (nothing outside a hand)."""
-    if seat is None or table.status is not Status.IN_HAND:
+def _event_fields(version: int, ev: Any, encoded: dict[Any, tuple[Any, Any]]) -> dict[str, Any]:
+    """A TableEvent's constructor arguments (upb builds a repeated message from them faster than
+    it copies a message given)."""
+    name, data_json = _words(ev, encoded)
+    return {"version": version, "type": name, "data_json": data_json}
+
+
+# A table's status, found once for all the seats that watch one version of it (a frozen
+# table's status never changes): by identity, holding the table so that its id stays its own.
+# Few are kept: each holds a whole table alive.
+_STATUSES: dict[int, tuple[Table, Status]] = {}
+MAX_REMEMBERED_STATUSES = 256  # the seats of one batch ask one after the other
+
+
+def _status(table: Table) -> Status:
+    known = _STATUSES.get(id(table))
+    if known is not None and known[0] is table:
+        return known[1]
+    if len(_STATUSES) >= MAX_REMEMBERED_STATUSES:
+        _STATUSES.clear()  # only costs asking again
+    status = table.status
+    _STATUSES[id(table)] = (table, status)
+    return status
+
+
+def legal_actions(table: Table, seat: int | None, status: Status | None = None) -> list[Any]:
+    """What `seat` may do now (nothing outside a hand); `status`: the table's, when known."""
+    if seat is None or (table.status if status is None else status) is not Status.IN_HAND:
         return []
     return table.rules.legal_actions(table.game, seat)
 
@@ -343,19 +414,39 @@ def view_response(table: Table, seat: int | None, tables: TableService,
                   legal: list[Any] | None = None, due_ms: int | None = None) -> game_pb2.ViewResponse:
     """A seat's whole view of a table, with its legal actions (computed unless given) and when
     its pending decision times out (`due_ms`, else as the table clock armed it)."""
-    rs = table.rules
+    fields, parts = _view_parts(table, seat, tables, legal, due_ms, table.status)
+    response = game_pb2.ViewResponse(**fields)
+    if parts:
+        response.MergeFromString(parts)
+    return response
+
+
+_VIEW = game_pb2.ViewResponse.DESCRIPTOR.fields_by_name["view"].number
+_LEGAL = game_pb2.ViewResponse.DESCRIPTOR.fields_by_name["legal_actions"].number
+_RULESETS = {f.name: f.number for f in views_pb2.View.DESCRIPTOR.fields}
+
+
+def _view_parts(table: Table, seat: int | None, tables: TableService, legal: list[Any] | None,
+                due_ms: int | None, status: Status) -> tuple[dict[str, Any], bytes]:
+    """view_response as a ViewResponse's constructor arguments and the wire bytes of its message
+    fields to merge in after (wire.view_parts): no message is built only to be copied."""
     if legal is None:
-        legal = legal_actions(table, seat)
+        legal = legal_actions(table, seat, status)
     delay = tables.delay_ms(table)
-    return game_pb2.ViewResponse(
-        table_id=table.table_id, version=table.seen_by(seat), seat=-1 if seat is None else seat,
-        status=table.status.value, players=[p or "" for p in table.seats],
-        ready=sorted(table.ready), auto_play=sorted(table.auto),
-        view=wire.view_to_proto(table.ruleset, rs.view(table.game, seat)),
-        legal_actions=[wire.command_to_action(c) for c in legal[:MAX_LEGAL_ACTIONS]],
-        deadline_ms=delay or 0,
-        deadline_at_ms=(due_ms if due_ms is not None else tables.deadlines.due_at_ms(table)) or 0,
-    )
+    view, parts = wire.view_parts(table.ruleset, table.rules.view(table.game, seat))
+    fields = {
+        "table_id": table.table_id, "version": table.seen_by(seat), "seat": -1 if seat is None else seat,
+        "status": status.value, "players": [p or "" for p in table.seats],
+        "ready": sorted(table.ready), "auto_play": sorted(table.auto),
+        "view": {table.ruleset: view},
+        "deadline_ms": delay or 0,
+        "deadline_at_ms": (due_ms if due_ms is not None else tables.deadlines.due_at_ms(table)) or 0,
+    }
+    if parts:
+        parts = wire.field_bytes(_VIEW, wire.field_bytes(_RULESETS[table.ruleset], parts))
+    if legal:
+        parts += wire.encoded_actions(_LEGAL, legal[:MAX_LEGAL_ACTIONS])
+    return fields, parts
 
 
 class AdminServicer(_Limited, admin_pb2_grpc.AdminServicer):
