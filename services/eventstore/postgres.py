@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import json.encoder
 import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
@@ -515,15 +516,21 @@ class PostgresEventStore(EventStore):
                 await asyncio.sleep(1.0)
 
 
+# C string quoting, not `json.dumps`, whose keyword handling costs more than the quoting; the
+# rows' data and metadata are already checked JSON text and go in as they are.
+_quote = json.encoder.encode_basestring_ascii
+
+
 def _request_json(index: int, pending: PendingAppend) -> str:
     events = ",".join(
-        f'{{"type":{json.dumps(t)},"schema_version":{s},"data":{d},"metadata":{m}}}'
+        f'{{"type":{_quote(t)},"schema_version":{s},"data":{d},"metadata":{m}}}'
         for t, s, d, m in pending.rows
     )
+    command = "null" if pending.command_id is None else _quote(pending.command_id)
+    fence = "null" if pending.fence is None else pending.fence
     return (
-        f'{{"i":{index},"stream":{json.dumps(pending.stream_id)},"expected":{pending.expected},'
-        f'"command":{json.dumps(pending.command_id)},"fence":{json.dumps(pending.fence)},'
-        f'"events":[{events}]}}'
+        f'{{"i":{index},"stream":{_quote(pending.stream_id)},"expected":{pending.expected},'
+        f'"command":{command},"fence":{fence},"events":[{events}]}}'
     )
 
 

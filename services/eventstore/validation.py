@@ -6,6 +6,7 @@ Both backends run the same checks, which is what keeps their contracts identical
 from __future__ import annotations
 
 import json
+import json.encoder
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -88,18 +89,38 @@ def to_json(value: Any, what: str) -> str:
     return _json(value, what)[0]
 
 
+def _encoder() -> Callable[[Any], str]:
+    """Compact JSON text, as `json.dumps(value, ensure_ascii=False, separators=(",", ":"),
+    allow_nan=False)` writes it, without building an encoder per call (`json.dumps` with any
+    option does, and it was a third of an append's checks). No circular-reference bookkeeping:
+    a circular value fails with RecursionError instead, which `_json` reports alike."""
+    make = getattr(json.encoder, "c_make_encoder", None)  # CPython's C accelerator, not typed
+    if make is None:  # no C accelerator: the plain encoder, built once
+        return json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
+    default = json.JSONEncoder().default
+    encode = make(None, default, json.encoder.encode_basestring, None, ":", ",", False, False, False)
+    return lambda value: "".join(encode(value, 0))
+
+
+_encode = _encoder()
+_NOTHING = object()
+
+
 def _json(value: Any, what: str) -> tuple[str, int]:
     """`to_json`'s text and its size in UTF-8 bytes (encoded once: it is every append's cost)."""
     if not isinstance(value, dict):
         raise NotSerialisable(f"{what} must be a dict, got {type(value).__name__}")
     try:
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    except (TypeError, ValueError) as exc:
+        text = _encode(value)
+    except (TypeError, ValueError, RecursionError) as exc:
         raise NotSerialisable(f"{what} is not JSON-serialisable: {exc}") from None
-    try:
-        size = len(text.encode())
-    except UnicodeEncodeError as exc:
-        raise NotSerialisable(f"{what} is not JSON-serialisable: not valid Unicode ({exc.reason})") from None
+    if text.isascii():  # no lone surrogate can hide in ASCII, and its size is its length
+        size = len(text)
+    else:
+        try:
+            size = len(text.encode())
+        except UnicodeEncodeError as exc:
+            raise NotSerialisable(f"{what} is not JSON-serialisable: not valid Unicode ({exc.reason})") from None
     # Postgres jsonb cannot hold NUL; refusing it on both backends keeps them interchangeable.
     if "\\u0000" in text:
         raise NotSerialisable(f"{what} contains a NUL character, which jsonb cannot store")
@@ -125,6 +146,10 @@ def new_events(
     if not events:
         raise InvalidInput("an append needs at least one event")
     rows = []
+    # The events of one command after its first share one metadata dict (see the game's
+    # `CommandPipeline.records`): encoded once.
+    last_metadata: Any = _NOTHING
+    metadata, metadata_size = "", 0
     for index, event in enumerate(events):
         if not isinstance(event, NewEvent):
             raise InvalidInput(f"event #{index} is a {type(event).__name__}, not a NewEvent")
@@ -133,7 +158,9 @@ def new_events(
             raise UnknownEventType(name)
         schema = version(event.schema_version, f"schema version of event #{index} ({name})", 1)
         data, data_size = _json(event.data, f"data of event #{index} ({name})")
-        metadata, metadata_size = _json(event.metadata, f"metadata of event #{index} ({name})")
+        if event.metadata is not last_metadata:
+            metadata, metadata_size = _json(event.metadata, f"metadata of event #{index} ({name})")
+            last_metadata = event.metadata
         _limit(data_size + metadata_size, f"event #{index} ({name})")
         rows.append((name, schema, data, metadata))
     return rows
