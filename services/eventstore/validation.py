@@ -106,25 +106,31 @@ _encode = _encoder()
 _NOTHING = object()
 
 
-def _json(value: Any, what: str) -> tuple[str, int]:
-    """`to_json`'s text and its size in UTF-8 bytes (encoded once: it is every append's cost)."""
+def _json(value: Any, what: str, *args: Any) -> tuple[str, int]:
+    """`to_json`'s text and its size in UTF-8 bytes (encoded once: it is every append's cost).
+    `what.format(*args)` names the value in an error: put into words only for one."""
     if not isinstance(value, dict):
-        raise NotSerialisable(f"{what} must be a dict, got {type(value).__name__}")
+        raise NotSerialisable(f"{_what(what, args)} must be a dict, got {type(value).__name__}")
     try:
         text = _encode(value)
     except (TypeError, ValueError, RecursionError) as exc:
-        raise NotSerialisable(f"{what} is not JSON-serialisable: {exc}") from None
+        raise NotSerialisable(f"{_what(what, args)} is not JSON-serialisable: {exc}") from None
     if text.isascii():  # no lone surrogate can hide in ASCII, and its size is its length
         size = len(text)
     else:
         try:
             size = len(text.encode())
         except UnicodeEncodeError as exc:
-            raise NotSerialisable(f"{what} is not JSON-serialisable: not valid Unicode ({exc.reason})") from None
+            raise NotSerialisable(
+                f"{_what(what, args)} is not JSON-serialisable: not valid Unicode ({exc.reason})") from None
     # Postgres jsonb cannot hold NUL; refusing it on both backends keeps them interchangeable.
     if "\\u0000" in text:
-        raise NotSerialisable(f"{what} contains a NUL character, which jsonb cannot store")
+        raise NotSerialisable(f"{_what(what, args)} contains a NUL character, which jsonb cannot store")
     return text, size
+
+
+def _what(what: str, args: tuple[Any, ...]) -> str:
+    return what.format(*args) if args else what
 
 
 def sized(text: str, what: str) -> str:
@@ -156,12 +162,15 @@ def new_events(
         name = type_name(event.type)
         if not known_type(name):
             raise UnknownEventType(name)
-        schema = version(event.schema_version, f"schema version of event #{index} ({name})", 1)
-        data, data_size = _json(event.data, f"data of event #{index} ({name})")
+        schema = event.schema_version
+        if type(schema) is not int or not 1 <= schema <= MAX_VERSION:  # the usual case, inline
+            version(schema, f"schema version of event #{index} ({name})", 1)
+        data, data_size = _json(event.data, "data of event #{} ({})", index, name)
         if event.metadata is not last_metadata:
-            metadata, metadata_size = _json(event.metadata, f"metadata of event #{index} ({name})")
+            metadata, metadata_size = _json(event.metadata, "metadata of event #{} ({})", index, name)
             last_metadata = event.metadata
-        _limit(data_size + metadata_size, f"event #{index} ({name})")
+        if data_size + metadata_size > MAX_PAYLOAD_BYTES:
+            _limit(data_size + metadata_size, f"event #{index} ({name})")
         rows.append((name, schema, data, metadata))
     return rows
 
