@@ -133,8 +133,11 @@ def _what(what: str, args: tuple[Any, ...]) -> str:
     return what.format(*args) if args else what
 
 
-def sized(text: str, what: str) -> str:
-    _limit(len(text.encode()), what)
+def sized_json(value: Any, what: str, whole: str) -> str:
+    """`to_json(value, what)`, refused with `PayloadTooLarge` naming `whole` if over the limit
+    (its size counted as it is encoded, not again)."""
+    text, size = _json(value, what)
+    _limit(size, whole)
     return text
 
 

@@ -162,6 +162,16 @@ async def test_a_snapshot_is_checked_like_an_event(store):
     assert await store.load_snapshot("s") is None
 
 
+async def test_the_size_limit_counts_utf8_bytes_not_characters(store):
+    text = "\u4e00" * (MAX_PAYLOAD_BYTES // 3 + 10)  # a third as many characters as bytes
+    with pytest.raises(PayloadTooLarge, match=r"snapshot of s is \d+ bytes"):
+        await store.save_snapshot("s", 1, "test.State", 1, {"x": text})
+    with pytest.raises(PayloadTooLarge, match=r"event #0 \(test.store.Said\) is \d+ bytes"):
+        await store.append("s", 0, [NewEvent("test.store.Said", {"text": text})])
+    await _nothing_written(store)
+    assert await store.load_snapshot("s") is None
+
+
 async def test_every_error_is_an_event_store_error():
     for cls in (UnknownEventType, InvalidVersion, InvalidStreamId, PayloadTooLarge, NotSerialisable,
                 StoreUnavailable):
