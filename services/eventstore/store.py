@@ -104,7 +104,7 @@ class EventStore(abc.ABC):
         at = validation.version(version, "snapshot version", 1)
         name = validation.type_name(type)
         schema = validation.version(schema_version, "snapshot schema version", 1)
-        text = validation.sized(validation.to_json(data, "snapshot data"), f"snapshot of {sid}")
+        text = validation.sized_json(data, "snapshot data", f"snapshot of {sid}")
         await self._save_snapshot(sid, at, name, schema, text)
 
     async def load_snapshot(self, stream_id: str) -> Snapshot | None:

@@ -6,6 +6,7 @@ Both backends run the same checks, which is what keeps their contracts identical
 from __future__ import annotations
 
 import json
+import json.encoder
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -88,26 +89,55 @@ def to_json(value: Any, what: str) -> str:
     return _json(value, what)[0]
 
 
-def _json(value: Any, what: str) -> tuple[str, int]:
-    """`to_json`'s text and its size in UTF-8 bytes (encoded once: it is every append's cost)."""
+def _encoder() -> Callable[[Any], str]:
+    """Compact JSON text, as `json.dumps(value, ensure_ascii=False, separators=(",", ":"),
+    allow_nan=False)` writes it, without building an encoder per call (`json.dumps` with any
+    option does, and it was a third of an append's checks). No circular-reference bookkeeping:
+    a circular value fails with RecursionError instead, which `_json` reports alike."""
+    make = getattr(json.encoder, "c_make_encoder", None)  # CPython's C accelerator, not typed
+    if make is None:  # no C accelerator: the plain encoder, built once
+        return json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
+    default = json.JSONEncoder().default
+    encode = make(None, default, json.encoder.encode_basestring, None, ":", ",", False, False, False)
+    return lambda value: "".join(encode(value, 0))
+
+
+_encode = _encoder()
+_NOTHING = object()
+
+
+def _json(value: Any, what: str, *args: Any) -> tuple[str, int]:
+    """`to_json`'s text and its size in UTF-8 bytes (encoded once: it is every append's cost).
+    `what.format(*args)` names the value in an error: put into words only for one."""
     if not isinstance(value, dict):
-        raise NotSerialisable(f"{what} must be a dict, got {type(value).__name__}")
+        raise NotSerialisable(f"{_what(what, args)} must be a dict, got {type(value).__name__}")
     try:
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    except (TypeError, ValueError) as exc:
-        raise NotSerialisable(f"{what} is not JSON-serialisable: {exc}") from None
-    try:
-        size = len(text.encode())
-    except UnicodeEncodeError as exc:
-        raise NotSerialisable(f"{what} is not JSON-serialisable: not valid Unicode ({exc.reason})") from None
+        text = _encode(value)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise NotSerialisable(f"{_what(what, args)} is not JSON-serialisable: {exc}") from None
+    if text.isascii():  # no lone surrogate can hide in ASCII, and its size is its length
+        size = len(text)
+    else:
+        try:
+            size = len(text.encode())
+        except UnicodeEncodeError as exc:
+            raise NotSerialisable(
+                f"{_what(what, args)} is not JSON-serialisable: not valid Unicode ({exc.reason})") from None
     # Postgres jsonb cannot hold NUL; refusing it on both backends keeps them interchangeable.
     if "\\u0000" in text:
-        raise NotSerialisable(f"{what} contains a NUL character, which jsonb cannot store")
+        raise NotSerialisable(f"{_what(what, args)} contains a NUL character, which jsonb cannot store")
     return text, size
 
 
-def sized(text: str, what: str) -> str:
-    _limit(len(text.encode()), what)
+def _what(what: str, args: tuple[Any, ...]) -> str:
+    return what.format(*args) if args else what
+
+
+def sized_json(value: Any, what: str, whole: str) -> str:
+    """`to_json(value, what)`, refused with `PayloadTooLarge` naming `whole` if over the limit
+    (its size counted as it is encoded, not again)."""
+    text, size = _json(value, what)
+    _limit(size, whole)
     return text
 
 
@@ -125,16 +155,25 @@ def new_events(
     if not events:
         raise InvalidInput("an append needs at least one event")
     rows = []
+    # The events of one command after its first share one metadata dict (see the game's
+    # `CommandPipeline.records`): encoded once.
+    last_metadata: Any = _NOTHING
+    metadata, metadata_size = "", 0
     for index, event in enumerate(events):
         if not isinstance(event, NewEvent):
             raise InvalidInput(f"event #{index} is a {type(event).__name__}, not a NewEvent")
         name = type_name(event.type)
         if not known_type(name):
             raise UnknownEventType(name)
-        schema = version(event.schema_version, f"schema version of event #{index} ({name})", 1)
-        data, data_size = _json(event.data, f"data of event #{index} ({name})")
-        metadata, metadata_size = _json(event.metadata, f"metadata of event #{index} ({name})")
-        _limit(data_size + metadata_size, f"event #{index} ({name})")
+        schema = event.schema_version
+        if type(schema) is not int or not 1 <= schema <= MAX_VERSION:  # the usual case, inline
+            version(schema, f"schema version of event #{index} ({name})", 1)
+        data, data_size = _json(event.data, "data of event #{} ({})", index, name)
+        if event.metadata is not last_metadata:
+            metadata, metadata_size = _json(event.metadata, "metadata of event #{} ({})", index, name)
+            last_metadata = event.metadata
+        if data_size + metadata_size > MAX_PAYLOAD_BYTES:
+            _limit(data_size + metadata_size, f"event #{index} ({name})")
         rows.append((name, schema, data, metadata))
     return rows
 

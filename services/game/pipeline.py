@@ -22,6 +22,7 @@ import structlog
 from engine import table as tables
 from engine.core.contract import Status
 from engine.core.errors import RuleViolation
+from engine.core.messages import encode as encode_message
 from engine.core.messages import message_to_json
 from engine.table import Table, Timeout
 from services.errors import AlreadyExists, Conflict
@@ -73,6 +74,22 @@ def _asked(command: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
     return command.get("type"), {k: v for k, v in data.items() if k not in SERVER_FIELDS}
 
 
+class _LogContext:
+    """`structlog.contextvars.bound_contextvars` at less than half its cost per command (no
+    generator, no copy of the whole context): the same keys bound, then reset as they were."""
+
+    __slots__ = ("_bound", "_tokens")
+
+    def __init__(self, **bound: Any) -> None:
+        self._bound = bound
+
+    def __enter__(self) -> None:
+        self._tokens = structlog.contextvars.bind_contextvars(**self._bound)
+
+    def __exit__(self, *exc: object) -> None:
+        structlog.contextvars.reset_contextvars(**self._tokens)
+
+
 @dataclass
 class Outcome:
     """What a command did: the table's version after it, and the events it added (none when
@@ -107,8 +124,7 @@ class CommandPipeline:
         """Decide `cmd` on the table and store its events; see the module docstring.
         `expected_version` is in the caller's own numbering, `numbered` (default: the table's)."""
         started = self.clock_ms()
-        with structlog.contextvars.bound_contextvars(table_id=table_id, command_id=command_id,
-                                                     actor=actor, node=self.node_id):
+        with _LogContext(table_id=table_id, command_id=command_id, actor=actor, node=self.node_id):
             async with self.ownership.lock(table_id):
                 lease = await self.ownership.hold(
                     table_id, must_exist=not isinstance(cmd, tables.CreateTable))
@@ -248,9 +264,13 @@ class CommandPipeline:
         for n, (cmd, events) in enumerate(steps):
             meta = ({"command_id": command_id, "actor": actor} if n == 0 else
                     {"command_id": f"timeout:{version}", "actor": "server"})
+            # A step's later events share one metadata dict, which the store then encodes once
+            # (nothing changes a NewEvent's metadata after this).
             rest = {**meta, "time": now}
             first = {**rest, "node": self.node_id, "command": message_to_json(cmd)}
-            new += [NewEvent.of(ev, first if i == 0 else rest) for i, ev in enumerate(events)]
+            for i, ev in enumerate(events):
+                name, schema, data = encode_message(ev)
+                new.append(NewEvent(name, data, schema, first if i == 0 else rest))
             version += len(events)
         return new
 

@@ -111,6 +111,28 @@ async def test_metadata_that_is_not_json_serialisable_is_refused(store):
     await _nothing_written(store)
 
 
+async def test_circular_metadata_is_refused_as_not_serialisable(store):
+    loop: dict = {"n": 1}
+    loop["self"] = loop
+    with pytest.raises(NotSerialisable, match="metadata of event #1"):
+        await store.append("s", 0, [moved(1), NewEvent("test.store.Moved", {"n": 2}, metadata=loop)])
+    await _nothing_written(store)
+
+
+async def test_events_sharing_one_metadata_dict_each_store_it_and_a_bad_one_after_is_still_checked(store):
+    shared = {"command_id": "c", "note": "一马"}
+    with pytest.raises(NotSerialisable, match="metadata of event #2"):
+        await store.append("s", 0, [NewEvent("test.store.Moved", {"n": 1}, metadata=shared),
+                                    NewEvent("test.store.Moved", {"n": 2}, metadata=shared),
+                                    NewEvent("test.store.Moved", {"n": 3}, metadata={"t": time})])
+    await _nothing_written(store)
+    other = {"command_id": "d"}
+    events = [NewEvent("test.store.Moved", {"n": n}, metadata=meta)
+              for n, meta in enumerate([shared, shared, other, shared], 1)]
+    await store.append("s", 0, events)
+    assert [r.metadata for r in await store.read_stream("s")] == [shared, shared, other, shared]
+
+
 @pytest.mark.parametrize("events", [[], moved(1), [{"type": "test.store.Moved"}], "events"])
 async def test_an_append_needs_a_non_empty_list_of_new_events(store, events):
     with pytest.raises(InvalidInput):
@@ -137,6 +159,16 @@ async def test_a_snapshot_is_checked_like_an_event(store):
         await store.save_snapshot("s", 1, "test.State", 1, {"x": object()})
     with pytest.raises(PayloadTooLarge):
         await store.save_snapshot("s", 1, "test.State", 1, {"x": "y" * MAX_PAYLOAD_BYTES})
+    assert await store.load_snapshot("s") is None
+
+
+async def test_the_size_limit_counts_utf8_bytes_not_characters(store):
+    text = "\u4e00" * (MAX_PAYLOAD_BYTES // 3 + 10)  # a third as many characters as bytes
+    with pytest.raises(PayloadTooLarge, match=r"snapshot of s is \d+ bytes"):
+        await store.save_snapshot("s", 1, "test.State", 1, {"x": text})
+    with pytest.raises(PayloadTooLarge, match=r"event #0 \(test.store.Said\) is \d+ bytes"):
+        await store.append("s", 0, [NewEvent("test.store.Said", {"text": text})])
+    await _nothing_written(store)
     assert await store.load_snapshot("s") is None
 
 

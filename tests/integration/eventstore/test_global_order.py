@@ -14,7 +14,12 @@ import psycopg.conninfo
 import psycopg.sql
 import pytest
 
-from services.eventstore import RecordedEvent, WrongExpectedVersion, open_event_store
+from services.eventstore import (
+    RecordedEvent,
+    StoreUnavailable,
+    WrongExpectedVersion,
+    open_event_store,
+)
 
 from .events import moved
 
@@ -231,3 +236,27 @@ async def test_a_long_unrelated_transaction_does_not_delay_the_global_order(
             await conn.execute(psycopg.sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(
                 psycopg.sql.Identifier(other_schema)))
     assert delivered == ["fast"]
+
+
+async def test_appends_go_on_once_the_connections_they_used_were_lost(postgres_url, pg_schema):
+    name = f"qipai-lost-{pg_schema}"[:60]
+    url = f"{postgres_url}{'&' if '?' in postgres_url else '?'}application_name={name}"
+    store = await open_event_store(url, schema=pg_schema)
+    try:
+        for n in range(1, 4):  # each pooled connection used for appends more than once
+            await asyncio.gather(*(store.append(f"s{i}", n - 1, [moved(n)]) for i in range(4)))
+        async with await psycopg.AsyncConnection.connect(postgres_url, autocommit=True) as admin:
+            cur = await admin.execute(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = %s",
+                (name,))
+            assert (await cur.fetchone())[0] >= 1
+        versions: list[int] = []
+        for _ in range(20):  # the pool finds its dead connections one failed append at a time
+            with contextlib.suppress(StoreUnavailable):
+                versions.append(await store.append("after", len(versions), [moved(len(versions))]))
+            if len(versions) == 3:
+                break
+        assert versions == [1, 2, 3]
+        assert [e.version for e in await store.read_stream("after")] == [1, 2, 3]
+    finally:
+        await store.close()

@@ -8,7 +8,12 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from structlog.contextvars import merge_contextvars
+from structlog.contextvars import (
+    bind_contextvars,
+    clear_contextvars,
+    get_contextvars,
+    merge_contextvars,
+)
 from structlog.testing import capture_logs
 
 from engine.core.contract import Status
@@ -72,6 +77,18 @@ async def test_the_pipeline_logs_a_rejected_command_at_debug_with_its_context(no
     (entry,) = [e for e in logs if e["event"] == "command_rejected"]
     assert entry["log_level"] == "debug" and entry["code"] == "no_such_seat"
     assert (entry["table_id"], entry["command_id"], entry["node"]) == (table_id, "bob:1", "node-a")
+
+
+async def test_the_pipeline_leaves_the_log_context_as_it_found_it(node):
+    table_id = (await node.create("daqi", {}, "ann")).table.table_id
+    bind_contextvars(request_id="r1", actor="outer")
+    try:
+        await node.pipeline.execute(table_id, Sit("bob"), command_id="bob:1", actor="bob")
+        with pytest.raises(RuleViolation):
+            await node.pipeline.execute(table_id, Sit("cat", seat=9), command_id="cat:1", actor="cat")
+        assert get_contextvars() == {"request_id": "r1", "actor": "outer"}
+    finally:
+        clear_contextvars()
 
 
 async def test_the_pipeline_refuses_an_action_decided_on_an_older_version(node):
