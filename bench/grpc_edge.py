@@ -1,0 +1,251 @@
+"""The gRPC edge's own CPU: what our wrappers, interceptor and forwarder add to a bare grpc.aio call.
+
+A stand-in Game server (subprocess, uvloop as `qipai serve`) answers Act at once and, per Act,
+sends one small TableUpdate on each Watch stream of that table (as the feed does). Variants:
+
+- `bare`: plain grpc.aio handlers, no interceptor (the floor on this machine);
+- `edge`: the real edge around the same handlers: AuthInterceptor, `status.unary`/`streaming`,
+  `_Limited._caller` (identity, log context, rate limit), `Forwarder.routed`;
+- `old`: `edge` with the edge modules as of git revision `--old` (default 4f3d563).
+
+Runs the variants in turn, `--reps` times, and prints the server's CPU (utime+stime from /proc)
+per Act call alone (`unary`: no streams) and per action with `--watchers` streams per table
+(`mixed`); per stream message = (mixed - unary) / watchers.
+
+    .venv/bin/python bench/grpc_edge.py --reps 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+SECRET = "bench-secret-bench-secret-bench-secret"
+EDGE_MODULES = ("services/status.py", "services/auth.py", "services/ratelimit.py",
+                "services/game/forwarding.py")
+
+
+def _load_old(rev: str) -> None:
+    """Put the edge modules of `rev` in place of the working tree's (before anyone imports them)."""
+    for path in EDGE_MODULES:
+        name = path.removesuffix(".py").replace("/", ".")
+        source = subprocess.run(["git", "show", f"{rev}:{path}"], cwd=ROOT, check=True,
+                                capture_output=True, text=True).stdout
+        module = types.ModuleType(name)
+        module.__file__ = str(ROOT / path)
+        sys.modules[name] = module
+        exec(compile(source, f"{rev}:{path}", "exec"), module.__dict__)
+
+
+def serve(variant: str, port: int, options: list[tuple[str, Any]], old: str) -> None:
+    import uvloop
+
+    uvloop.install()
+    if variant == "old":
+        _load_old(old)
+    import grpc
+
+    from qipai.v1 import game_pb2, game_pb2_grpc
+
+    update = game_pb2.TableUpdate(version=7, events=[
+        game_pb2.TableEvent(version=7, type="mahjong.TileDiscarded",
+                            data_json='{"seat": 2, "tile": "5m", "riichi": false}')])
+    queues: dict[str, list[asyncio.Queue[Any]]] = {}
+
+    def push(table_id: str) -> None:
+        for q in queues.get(table_id, ()):
+            q.put_nowait(update)
+
+    async def feed(table_id: str) -> Any:
+        q: asyncio.Queue[Any] = asyncio.Queue()
+        queues.setdefault(table_id, []).append(q)
+        try:
+            while True:
+                yield await q.get()
+        finally:
+            queues[table_id].remove(q)
+
+    interceptors: list[Any] = []
+    if variant == "bare":
+        class Servicer(game_pb2_grpc.GameServicer):
+            async def Act(self, request: Any, context: Any) -> Any:
+                push(request.table_id)
+                return game_pb2.TableResponse(table_id=request.table_id, version=7, seat=1)
+
+            async def Watch(self, request: Any, context: Any) -> Any:
+                async for item in feed(request.table_id):
+                    yield item
+        servicer: Any = Servicer()
+    else:
+        import structlog
+
+        from services.auth import AuthInterceptor
+        from services.game.servicer import _Limited
+        from services.ratelimit import RateLimiter
+        from services.status import streaming, unary
+
+        class Leases:
+            draining, address = False, "127.0.0.1:1"
+
+        class Tables:
+            node_id, leases = "bench", Leases()
+
+        class Edge(_Limited, game_pb2_grpc.GameServicer):  # type: ignore[misc]
+            @unary
+            async def Act(self, request: Any, context: Any) -> Any:
+                await self._caller()
+
+                async def local() -> Any:
+                    structlog.contextvars.bind_contextvars(seat=1)
+                    push(request.table_id)
+                    return game_pb2.TableResponse(table_id=request.table_id, version=7, seat=1)
+
+                return await self.forwarder.routed("Act", request, context, local)
+
+            @streaming
+            async def Watch(self, request: Any, context: Any) -> Any:
+                await self._caller()
+                structlog.contextvars.bind_contextvars(seat=1)
+                async for item in feed(request.table_id):
+                    yield item
+        servicer = Edge(Tables(), RateLimiter(1e9, 1e9))
+        interceptors = [AuthInterceptor(SECRET)]
+
+    async def main() -> None:
+        server = grpc.aio.server(interceptors=interceptors, options=options)
+        game_pb2_grpc.add_GameServicer_to_server(servicer, server)
+        server.add_insecure_port(f"127.0.0.1:{port}")
+        await server.start()
+        print("ready", flush=True)
+        await server.wait_for_termination()
+
+    asyncio.run(main())
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def drive(port: int, tables: int, watchers: int, seconds: float, pid: int) -> float:
+    """Server CPU microseconds per Act over `seconds`, `tables` actors acting at full speed."""
+    import grpc
+
+    from protocol.tokens import issue
+    from qipai.v1 import game_pb2, game_pb2_grpc
+
+    channels = [grpc.aio.insecure_channel(f"127.0.0.1:{port}",
+                                          options=[("grpc.use_local_subchannel_pool", 1)])
+                for _ in range(4)]
+    acts = messages = 0
+    measuring = False
+    stop = False
+    streams: list[Any] = []
+
+    async def watch(stub: Any, table_id: str, md: Any) -> None:
+        nonlocal messages
+        call = stub.Watch(game_pb2.WatchRequest(table_id=table_id), metadata=md)
+        streams.append(call)
+        async for _ in call:
+            if measuring:
+                messages += 1
+
+    async def table(n: int) -> None:
+        nonlocal acts
+        stub = game_pb2_grpc.GameStub(channels[n % len(channels)])
+        table_id = f"t{n}"
+        md = (("authorization", "Bearer " + issue(SECRET, f"p{n}")[0]),)
+        for _ in range(watchers):
+            asyncio.ensure_future(watch(stub, table_id, md))
+        await asyncio.sleep(0.5)  # the streams reach the server (their first message is the first Act's)
+        k = 0
+        while not stop:
+            k += 1
+            await stub.Act(game_pb2.ActRequest(table_id=table_id, action_id=f"a{k}"), metadata=md)
+            if measuring:
+                acts += 1
+
+    tasks = [asyncio.ensure_future(table(n)) for n in range(tables)]
+    await asyncio.sleep(1.5)
+    measuring = True
+    cpu0 = _cpu_seconds(pid)
+    await asyncio.sleep(seconds)
+    cpu = _cpu_seconds(pid) - cpu0
+    measuring = False
+    stop = True
+    await asyncio.gather(*tasks, return_exceptions=True)
+    for call in streams:
+        call.cancel()
+    for chan in channels:
+        await chan.close()
+    if watchers and abs(messages / max(1, acts) - watchers) > 0.5:
+        print(f"  (warning: {messages / max(1, acts):.2f} messages per Act)", file=sys.stderr)
+    return 1e6 * cpu / max(1, acts)
+
+
+def run(variant: str, options: list[tuple[str, Any]], args: argparse.Namespace,
+        env: dict[str, str] | None = None) -> tuple[float, float]:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, __file__, "--serve", variant, "--port", str(port),
+                             "--options", json.dumps(options), "--old", args.old],
+                            stdout=subprocess.PIPE, text=True, env={**os.environ, **(env or {})})
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+        unary = asyncio.run(drive(port, args.tables, 0, args.seconds, proc.pid))
+        mixed = asyncio.run(drive(port, args.tables, args.watchers, args.seconds, proc.pid))
+        return unary, mixed
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--serve")
+    parser.add_argument("--port", type=int)
+    parser.add_argument("--options", default="[]")
+    parser.add_argument("--old", default="4f3d563")
+    parser.add_argument("--variants", default="bare,old,edge")
+    parser.add_argument("--tables", type=int, default=60)
+    parser.add_argument("--watchers", type=int, default=6)
+    parser.add_argument("--seconds", type=float, default=4.0)
+    parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--env", default="", help="KEY=VALUE,... for the server (the last variant only)")
+    args = parser.parse_args()
+    options = [tuple(o) for o in json.loads(args.options)]
+    if args.serve:
+        serve(args.serve, args.port, options, args.old)
+        return
+    results: dict[str, list[tuple[float, float]]] = {}
+    env = dict(kv.split("=", 1) for kv in args.env.split(",") if kv)
+    for _ in range(args.reps):
+        for variant in args.variants.split(","):
+            name = variant
+            figures = run(variant.split("+")[0], options if "+" in variant else [], args,
+                          env if "+" in variant else None)
+            results.setdefault(name, []).append(figures)
+            print(f"{name}: unary {figures[0]:.1f} us/call, mixed {figures[1]:.1f} us/action", flush=True)
+    print("median over reps (server CPU, us):")
+    for name, figs in results.items():
+        u = sorted(f[0] for f in figs)[len(figs) // 2]
+        m = sorted(f[1] for f in figs)[len(figs) // 2]
+        print(f"  {name:12s} per Act call {u:7.1f}   per action (1 Act + {args.watchers} msgs) {m:7.1f}"
+              f"   per message {(m - u) / max(1, args.watchers):6.1f}")
+
+
+if __name__ == "__main__":
+    main()
