@@ -76,7 +76,7 @@ def serve(variant: str, port: int, options: list[tuple[str, Any]], old: str) -> 
             queues[table_id].remove(q)
 
     interceptors: list[Any] = []
-    if variant == "bare":
+    if variant in ("bare", "bareauth"):
         class Servicer(game_pb2_grpc.GameServicer):
             async def Act(self, request: Any, context: Any) -> Any:
                 push(request.table_id)
@@ -86,6 +86,10 @@ def serve(variant: str, port: int, options: list[tuple[str, Any]], old: str) -> 
                 async for item in feed(request.table_id):
                     yield item
         servicer: Any = Servicer()
+        if variant == "bareauth":  # the floor with the auth interceptor alone
+            from services.auth import AuthInterceptor
+
+            interceptors = [AuthInterceptor(SECRET)]
     else:
         import structlog
 
@@ -122,6 +126,9 @@ def serve(variant: str, port: int, options: list[tuple[str, Any]], old: str) -> 
         interceptors = [AuthInterceptor(SECRET)]
 
     async def main() -> None:
+        from services.server import steady_gc
+
+        steady_gc()  # as `qipai serve`
         server = grpc.aio.server(interceptors=interceptors, options=options)
         game_pb2_grpc.add_GameServicer_to_server(servicer, server)
         server.add_insecure_port(f"127.0.0.1:{port}")
@@ -206,7 +213,8 @@ def run(variant: str, options: list[tuple[str, Any]], args: argparse.Namespace,
     try:
         assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
         unary = asyncio.run(drive(port, args.tables, 0, args.seconds, proc.pid))
-        mixed = asyncio.run(drive(port, args.tables, args.watchers, args.seconds, proc.pid))
+        mixed = asyncio.run(drive(port, args.tables, args.watchers, args.seconds, proc.pid)) \
+            if args.watchers else unary
         return unary, mixed
     finally:
         proc.kill()
