@@ -8,7 +8,8 @@ sends one small TableUpdate on each Watch stream of that table (as the feed does
   `_Limited._caller` (identity, log context, rate limit), `Forwarder.routed`;
 - `old`: `edge` with the edge modules as of git revision `--old` (default 4f3d563).
 
-Runs the variants in turn, `--reps` times, and prints the server's CPU (utime+stime from /proc)
+Runs the variants side by side (one server each, the same load on each, one CPU window),
+`--reps` times, and prints the server's CPU (utime+stime from /proc)
 per Act call alone (`unary`: no streams) and per action with `--watchers` streams per table
 (`mixed`); per stream message = (mixed - unary) / watchers.
 
@@ -144,108 +145,123 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def drive(port: int, tables: int, watchers: int, seconds: float, pid: int) -> float:
-    """Server CPU microseconds per Act over `seconds`, `tables` actors acting at full speed."""
+async def drive(ports: list[int], tables: int, watchers: int, seconds: float,
+                pids: list[int]) -> list[float]:
+    """Per server: its CPU microseconds per Act over the same `seconds`, `tables` actors each
+    acting at full speed against it. The servers run side by side under the same load, so the
+    machine's other work weighs on each alike."""
     import grpc
 
     from protocol.tokens import issue
     from qipai.v1 import game_pb2, game_pb2_grpc
 
-    channels = [grpc.aio.insecure_channel(f"127.0.0.1:{port}",
-                                          options=[("grpc.use_local_subchannel_pool", 1)])
-                for _ in range(4)]
-    acts = messages = 0
+    channels = [[grpc.aio.insecure_channel(f"127.0.0.1:{port}",
+                                           options=[("grpc.use_local_subchannel_pool", 1)])
+                 for _ in range(4)] for port in ports]
+    acts = [0] * len(ports)
+    messages = [0] * len(ports)
     measuring = False
     stop = False
     streams: list[Any] = []
 
-    async def watch(stub: Any, table_id: str, md: Any) -> None:
-        nonlocal messages
+    async def watch(server: int, stub: Any, table_id: str, md: Any) -> None:
         call = stub.Watch(game_pb2.WatchRequest(table_id=table_id), metadata=md)
         streams.append(call)
         async for _ in call:
             if measuring:
-                messages += 1
+                messages[server] += 1
 
-    async def table(n: int) -> None:
-        nonlocal acts
-        stub = game_pb2_grpc.GameStub(channels[n % len(channels)])
+    async def table(server: int, n: int) -> None:
+        chans = channels[server]
+        stub = game_pb2_grpc.GameStub(chans[n % len(chans)])
         table_id = f"t{n}"
         md = (("authorization", "Bearer " + issue(SECRET, f"p{n}")[0]),)
         for _ in range(watchers):
-            asyncio.ensure_future(watch(stub, table_id, md))
+            asyncio.ensure_future(watch(server, stub, table_id, md))
         await asyncio.sleep(0.5)  # the streams reach the server (their first message is the first Act's)
         k = 0
         while not stop:
             k += 1
             await stub.Act(game_pb2.ActRequest(table_id=table_id, action_id=f"a{k}"), metadata=md)
             if measuring:
-                acts += 1
+                acts[server] += 1
 
-    tasks = [asyncio.ensure_future(table(n)) for n in range(tables)]
+    tasks = [asyncio.ensure_future(table(server, n)) for n in range(tables) for server in range(len(ports))]
     await asyncio.sleep(1.5)
     measuring = True
-    cpu0 = _cpu_seconds(pid)
+    cpu0 = [_cpu_seconds(pid) for pid in pids]
     await asyncio.sleep(seconds)
-    cpu = _cpu_seconds(pid) - cpu0
+    cpu = [_cpu_seconds(pid) - c for pid, c in zip(pids, cpu0, strict=True)]
     measuring = False
     stop = True
     await asyncio.gather(*tasks, return_exceptions=True)
     for call in streams:
         call.cancel()
-    for chan in channels:
-        await chan.close()
-    if watchers and abs(messages / max(1, acts) - watchers) > 0.5:
-        print(f"  (warning: {messages / max(1, acts):.2f} messages per Act)", file=sys.stderr)
-    return 1e6 * cpu / max(1, acts)
+    for chans in channels:
+        for chan in chans:
+            await chan.close()
+    for server, count in enumerate(acts):
+        if watchers and abs(messages[server] / max(1, count) - watchers) > 0.5:
+            print(f"  (warning: {messages[server] / max(1, count):.2f} messages per Act)", file=sys.stderr)
+    return [1e6 * c / max(1, n) for c, n in zip(cpu, acts, strict=True)]
 
 
-def run(variant: str, options: list[tuple[str, Any]], args: argparse.Namespace,
-        env: dict[str, str] | None = None) -> tuple[float, float]:
+def run(variants: list[str], options: list[tuple[str, Any]], args: argparse.Namespace,
+        env: dict[str, str]) -> list[tuple[float, float]]:
+    """(per Act alone, per action with streams) for each of `variants`, all at once; a variant
+    ending in "+" gets `options` and `env`."""
     import socket
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, __file__, "--serve", variant, "--port", str(port),
-                             "--options", json.dumps(options), "--old", args.old],
-                            stdout=subprocess.PIPE, text=True, env={**os.environ, **(env or {})})
+    ports, procs = [], []
     try:
-        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
-        unary = asyncio.run(drive(port, args.tables, 0, args.seconds, proc.pid))
-        mixed = asyncio.run(drive(port, args.tables, args.watchers, args.seconds, proc.pid)) \
+        for variant in variants:
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", 0))
+                port = s.getsockname()[1]
+            tuned = variant.endswith("+")
+            proc = subprocess.Popen(
+                [sys.executable, __file__, "--serve", variant.rstrip("+"), "--port", str(port),
+                 "--options", json.dumps(options if tuned else []), "--old", args.old],
+                stdout=subprocess.PIPE, text=True, env={**os.environ, **(env if tuned else {})})
+            ports.append(port)
+            procs.append(proc)
+        for proc in procs:
+            assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+        pids = [proc.pid for proc in procs]
+        unary = asyncio.run(drive(ports, args.tables, 0, args.seconds, pids))
+        mixed = asyncio.run(drive(ports, args.tables, args.watchers, args.seconds, pids)) \
             if args.watchers else unary
-        return unary, mixed
+        return list(zip(unary, mixed, strict=True))
     finally:
-        proc.kill()
-        proc.wait()
+        for proc in procs:
+            proc.kill()
+            proc.wait()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--serve")
     parser.add_argument("--port", type=int)
-    parser.add_argument("--options", default="[]")
+    parser.add_argument("--options", default="[]", help='server options, JSON: [["grpc.x", 0]]')
     parser.add_argument("--old", default="4f3d563")
-    parser.add_argument("--variants", default="bare,old,edge")
-    parser.add_argument("--tables", type=int, default=60)
+    parser.add_argument("--variants", default="bare,old,edge",
+                        help='bare, bareauth, old, edge; a trailing "+" gets --options and --env')
+    parser.add_argument("--tables", type=int, default=30, help="per server")
     parser.add_argument("--watchers", type=int, default=6)
     parser.add_argument("--seconds", type=float, default=4.0)
     parser.add_argument("--reps", type=int, default=3)
-    parser.add_argument("--env", default="", help="KEY=VALUE,... for the server (the last variant only)")
+    parser.add_argument("--env", default="", help="KEY=VALUE,... for the servers of variants ending in +")
     args = parser.parse_args()
     options = [tuple(o) for o in json.loads(args.options)]
     if args.serve:
         serve(args.serve, args.port, options, args.old)
         return
-    results: dict[str, list[tuple[float, float]]] = {}
     env = dict(kv.split("=", 1) for kv in args.env.split(",") if kv)
+    variants = args.variants.split(",")
+    results: dict[str, list[tuple[float, float]]] = {v: [] for v in variants}
     for _ in range(args.reps):
-        for variant in args.variants.split(","):
-            name = variant
-            figures = run(variant.split("+")[0], options if "+" in variant else [], args,
-                          env if "+" in variant else None)
-            results.setdefault(name, []).append(figures)
+        for name, figures in zip(variants, run(variants, options, args, env), strict=True):
+            results[name].append(figures)
             print(f"{name}: unary {figures[0]:.1f} us/call, mixed {figures[1]:.1f} us/action", flush=True)
     print("median over reps (server CPU, us):")
     for name, figs in results.items():
