@@ -8,6 +8,10 @@ sends one small TableUpdate on each Watch stream of that table (as the feed does
   `_Limited._caller` (identity, log context, rate limit), `Forwarder.routed`;
 - `old`: `edge` with the edge modules as of git revision `--old` (default 4f3d563).
 
+`BENCH_GENERIC_ONLY=1` in a server's environment (`--env`) leaves its methods unregistered
+(found by the generic handlers alone): grpc.aio's accept loop then waits on one future per call
+rather than one per registered method.
+
 Runs the variants side by side (one server each, the same load on each, one CPU window),
 `--reps` times, and prints the server's CPU (utime+stime from /proc)
 per Act call alone (`unary`: no streams) and per action with `--watchers` streams per table
@@ -131,6 +135,8 @@ def serve(variant: str, port: int, options: list[tuple[str, Any]], old: str) -> 
 
         steady_gc()  # as `qipai serve`
         server = grpc.aio.server(interceptors=interceptors, options=options)
+        if os.environ.get("BENCH_GENERIC_ONLY"):  # methods found by the generic handlers alone
+            server.add_registered_method_handlers = lambda *args: None  # type: ignore[method-assign]
         game_pb2_grpc.add_GameServicer_to_server(servicer, server)
         server.add_insecure_port(f"127.0.0.1:{port}")
         await server.start()
