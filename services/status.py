@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import functools
-import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any, TypeVar
+from random import getrandbits as _random_bits
+from typing import Any, TypeVar, cast
 
 import grpc
-import structlog
 from google.protobuf import any_pb2
 from google.rpc import code_pb2, status_pb2
 from grpc_status import rpc_status
+from structlog.contextvars import bind_contextvars
 
 from engine.core.errors import RuleViolation
 from qipai.v1 import common_pb2
@@ -90,6 +90,21 @@ async def _abort(context: grpc.aio.ServicerContext[Any, Any], exc: BaseException
 
 TRACE_HEADERS = ("x-trace-id", "traceparent")
 
+# Request type -> which of its fields name its command: asking a protobuf message for a field it
+# does not have raises (and catches) an AttributeError, a costly probe to make on every call.
+_COMMAND_FIELDS: dict[type, tuple[str, ...]] = {}
+COMMAND_FIELDS = ("action_id", "request_id")
+
+
+def _command_fields(kind: type) -> tuple[str, ...]:
+    known = _COMMAND_FIELDS.get(kind)
+    if known is None:
+        declared = getattr(getattr(kind, "DESCRIPTOR", None), "fields_by_name", None)
+        if declared is None:  # not a protobuf message: its attributes may be its instances' own
+            return COMMAND_FIELDS
+        known = _COMMAND_FIELDS[kind] = tuple(f for f in COMMAND_FIELDS if f in declared)
+    return known
+
 
 def request_context(servicer: Any, request: Any, context: Any) -> dict[str, Any]:
     """The log fields every line of one request carries: the RPC, the node, the table and
@@ -101,7 +116,11 @@ def request_context(servicer: Any, request: Any, context: Any) -> dict[str, Any]
     table_id = getattr(request, "table_id", "")
     if table_id:
         fields["table_id"] = table_id
-    command_id = getattr(request, "action_id", "") or getattr(request, "request_id", "")
+    command_id = ""
+    for name in _command_fields(type(request)):
+        command_id = getattr(request, name, "")
+        if command_id:
+            break
     if command_id:
         fields["command_id"] = command_id
     trace = ""
@@ -109,7 +128,8 @@ def request_context(servicer: Any, request: Any, context: Any) -> dict[str, Any]
         if key in TRACE_HEADERS:
             trace = str(value)
             break
-    fields["trace_id"] = trace or uuid.uuid4().hex
+    # A log correlation id, not a secret: 128 random bits without uuid4's os.urandom system call.
+    fields["trace_id"] = trace or f"{_random_bits(128):032x}"
     return fields
 
 
@@ -117,39 +137,51 @@ S = TypeVar("S")
 R = TypeVar("R")
 T = TypeVar("T")
 
+# grpc.aio runs each call in a task of its own, started in a copy of the server's context: what
+# a handler binds to the log context dies with its call and reaches no other. So the wrappers
+# bind without unbinding (structlog's bound_contextvars would also read the whole context to
+# save what it overwrites, on every call).
+
 
 def unary(fn: Callable[[S, R, Any], Awaitable[T]]) -> Callable[[S, R, Any], Awaitable[T]]:
     """Map a unary handler's domain errors to status codes."""
+    rpc = fn.__name__
 
     @functools.wraps(fn)
     async def wrapper(self: S, request: R, context: Any) -> T:
-        with structlog.contextvars.bound_contextvars(rpc=fn.__name__,
-                                                     **request_context(self, request, context)):
-            try:
-                return await fn(self, request, context)
-            except (grpc.aio.AbortError, KeyboardInterrupt):
-                raise
-            except Exception as exc:  # every domain error becomes a status, never a crash
-                await _abort(context, exc)
-                raise  # abort always raises; this keeps the type checker informed
+        bind_contextvars(rpc=rpc, **request_context(self, request, context))
+        try:
+            return await fn(self, request, context)
+        except (grpc.aio.AbortError, KeyboardInterrupt):
+            raise
+        except Exception as exc:  # every domain error becomes a status, never a crash
+            await _abort(context, exc)
+            raise  # abort always raises; this keeps the type checker informed
 
     return wrapper
 
 
 def streaming(fn: Callable[[S, R, Any], AsyncIterator[T]]) -> Callable[[S, R, Any], AsyncIterator[T]]:
-    """Map a server-streaming handler's domain errors to status codes."""
+    """Map a server-streaming handler's domain errors to status codes.
+
+    The wrapper writes the handler's messages itself (grpc.aio's reader-writer API) rather than
+    being an async generator around the handler's: grpc would iterate it and write each message
+    just the same, and every message and every wake-up of the stream would pass through one more
+    generator frame. (Typed as the servicer stubs declare the method; grpc tells the two kinds
+    apart by whether the function is a coroutine function.)"""
+    rpc = fn.__name__
 
     @functools.wraps(fn)
-    async def wrapper(self: S, request: R, context: Any) -> AsyncIterator[T]:
-        with structlog.contextvars.bound_contextvars(rpc=fn.__name__,
-                                                     **request_context(self, request, context)):
-            try:
-                async for item in fn(self, request, context):
-                    yield item
-            except (grpc.aio.AbortError, KeyboardInterrupt):
-                raise
-            except Exception as exc:
-                await _abort(context, exc)
-                raise
+    async def wrapper(self: S, request: R, context: Any) -> None:
+        bind_contextvars(rpc=rpc, **request_context(self, request, context))
+        try:
+            write = context.write
+            async for item in fn(self, request, context):
+                await write(item)
+        except (grpc.aio.AbortError, KeyboardInterrupt):
+            raise
+        except Exception as exc:
+            await _abort(context, exc)
+            raise
 
-    return wrapper
+    return cast(Callable[[S, R, Any], AsyncIterator[T]], wrapper)

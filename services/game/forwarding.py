@@ -36,29 +36,35 @@ class Forwarder:
     async def routed(self, method: str, request: Any, context: grpc.aio.ServicerContext[Any, Any],
                      local: Callable[[], Awaitable[T]]) -> T:
         """`local()` here, or the Game `method` with `request` on the table's node."""
+        try:
+            return await local()
+        except NotHolder as exc:
+            moved = exc
+        # Only a call this node does not serve pays for reading the hops and the clock.
         hops = _hops(context)
         loop = asyncio.get_running_loop()
         give_up = loop.time() + FORWARD_WINDOW_S
         while True:
+            if moved.address is None and self.leases.draining:
+                raise Unavailable("this node is shutting down; another node serves the table") from None
+            if moved.address and moved.address != self.leases.address and hops < MAX_HOPS:
+                try:
+                    result: T = await self._forward(moved.address, method, request, context, hops)
+                    return result
+                except grpc.aio.AioRpcError as err:
+                    if err.code() != grpc.StatusCode.UNAVAILABLE:
+                        await context.abort(err.code(), err.details() or "",
+                                            trailing_metadata=_relayable(err.trailing_metadata()))
+                    log.warning("forward_failed", table_id=moved.table_id, to=moved.address,
+                                code=err.code().name)
+            if loop.time() > give_up:
+                log.warning("table_unreachable", table_id=moved.table_id, holder=moved.node_id)
+                raise Unavailable("the table's node cannot be reached; retry shortly") from None
+            await asyncio.sleep(RETRY_S)
             try:
                 return await local()
-            except NotHolder as moved:
-                if moved.address is None and self.leases.draining:
-                    raise Unavailable("this node is shutting down; another node serves the table") from None
-                if moved.address and moved.address != self.leases.address and hops < MAX_HOPS:
-                    try:
-                        result: T = await self._forward(moved.address, method, request, context, hops)
-                        return result
-                    except grpc.aio.AioRpcError as err:
-                        if err.code() != grpc.StatusCode.UNAVAILABLE:
-                            await context.abort(err.code(), err.details() or "",
-                                                trailing_metadata=_relayable(err.trailing_metadata()))
-                        log.warning("forward_failed", table_id=moved.table_id, to=moved.address,
-                                    code=err.code().name)
-                if loop.time() > give_up:
-                    log.warning("table_unreachable", table_id=moved.table_id, holder=moved.node_id)
-                    raise Unavailable("the table's node cannot be reached; retry shortly") from None
-                await asyncio.sleep(RETRY_S)
+            except NotHolder as exc:
+                moved = exc
 
     async def _forward(self, address: str, method: str, request: Any,
                        context: grpc.aio.ServicerContext[Any, Any], hops: int) -> Any:
