@@ -5,10 +5,10 @@ Both backends run the same checks, which is what keeps their contracts identical
 
 from __future__ import annotations
 
-import json
-import json.encoder
 from collections.abc import Callable, Sequence
 from typing import Any
+
+from services import json_text
 
 from .errors import (
     InvalidInput,
@@ -89,20 +89,9 @@ def to_json(value: Any, what: str) -> str:
     return _json(value, what)[0]
 
 
-def _encoder() -> Callable[[Any], str]:
-    """Compact JSON text, as `json.dumps(value, ensure_ascii=False, separators=(",", ":"),
-    allow_nan=False)` writes it, without building an encoder per call (`json.dumps` with any
-    option does, and it was a third of an append's checks). No circular-reference bookkeeping:
-    a circular value fails with RecursionError instead, which `_json` reports alike."""
-    make = getattr(json.encoder, "c_make_encoder", None)  # CPython's C accelerator, not typed
-    if make is None:  # no C accelerator: the plain encoder, built once
-        return json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
-    default = json.JSONEncoder().default
-    encode = make(None, default, json.encoder.encode_basestring, None, ":", ",", False, False, False)
-    return lambda value: "".join(encode(value, 0))
-
-
-_encode = _encoder()
+# Compact, as json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+# writes it: an encoder per call was a third of an append's checks.
+_encode = json_text.encoder(compact=True, allow_nan=False)
 _NOTHING = object()
 
 

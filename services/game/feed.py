@@ -13,10 +13,13 @@ from typing import Any
 from engine import table as tables
 from engine.core.messages import decode
 from engine.table import Table
+from services import json_text
 from services.eventstore import NewEvent
 from services.game.repository import TableNotFound, TableRepository
 from services.live.base import LiveState, LiveStateUnavailable
 from services.observability import log
+
+_compact = json_text.encoder(compact=True, allow_nan=True)
 
 
 def encode_payload(version: int, ev: NewEvent, apart: bool = False, due_ms: int | None = None) -> bytes:
@@ -29,7 +32,7 @@ def encode_payload(version: int, ev: NewEvent, apart: bool = False, due_ms: int 
         msg["apart"] = 1
     if due_ms is not None:
         msg["due"] = due_ms
-    return json.dumps(msg, separators=(",", ":"), ensure_ascii=False).encode()
+    return _compact(msg).encode()
 
 
 def decode_payload(payload: bytes) -> tuple[int, Any]:

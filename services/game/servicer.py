@@ -30,7 +30,7 @@ from qipai.v1 import (
     game_pb2_grpc,
     views_pb2,
 )
-from services import auth
+from services import auth, json_text
 from services.errors import Forbidden, TooManyRequests
 from services.game import resume
 from services.game.forwarding import Forwarder
@@ -337,27 +337,9 @@ def _update(version: int, events: list[dict[str, Any]],
     return {"version": version, "events": events, "view": view[0]}
 
 
-def _json_text() -> Callable[[Any], str]:
-    """json.dumps(data, ensure_ascii=False), byte for byte, without its cost per call: it makes a
-    new encoder each time (and then its C scanner). This one is made once, with the very C
-    encoder json.dumps uses, and checks for no cycle (the data comes from `encode`)."""
-    fallback = json.JSONEncoder(ensure_ascii=False, check_circular=False)
-    make: Any = getattr(json.encoder, "c_make_encoder", None)  # None: calling it is a TypeError
-    try:  # the arguments JSONEncoder.iterencode gives it
-        chunks = make(None, fallback.default, json.encoder.encode_basestring, None, ": ", ", ",
-                      False, False, True)
-    except TypeError:  # a Python without the C accelerator, or one that changed it
-        return fallback.encode
-
-    def text(data: Any) -> str:
-        return "".join(chunks(data, 0))
-
-    return text
-
-
 # An event's words, made once per event for every seat that sees it alike: its type and its
 # data as JSON text, as json.dumps(data, ensure_ascii=False) writes it.
-_JSON = _json_text()
+_JSON = json_text.encoder(compact=False, allow_nan=True)
 
 
 def _words(ev: Any, encoded: dict[Any, tuple[Any, Any]]) -> tuple[str, str]:
