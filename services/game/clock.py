@@ -25,6 +25,10 @@ REDELIVER_AFTER_MS = 5_000
 REVEAL_TIMEOUT_MS = 5_000  # how long a deal waits for committed nonces (docs/fairness.md)
 ABANDONED = "abandoned"  # the reason a table closed by the abandon policy records
 ARMED_REMEMBERED = 10_000  # tables whose armed deadline a node keeps for their views
+# How often the clock looks for due deadlines when none it knows of is due: it learns the ones
+# armed through its own live state at once (DueWatch), this is for those another process armed
+# (a writer that lost the table to this node while its write was under way).
+LOOK_ANYWAY_MS = 1_000
 
 
 class Deadlines:
@@ -181,15 +185,23 @@ class Clock:
                  cached: Callable[[str], Table | None] = lambda _: None) -> None:
         self.live, self.deadlines, self.node_id = live, deadlines, node_id
         self._last_event_ms, self._execute, self._cached = last_event_ms, execute, cached
+        self._watch = live.watch_due()
+        self._looked_ms: int | None = None
 
     async def fire_due(self, limit: int = 50) -> int:
         """Fire up to `limit` deadlines due now (one clock tick); returns how many fired. A
         burst of timeouts (many tables abandoned at once) is spread over ticks rather than
-        stalling every other table's commands."""
+        stalling every other table's commands. Asks the live state only when a deadline may be
+        due: the earliest it holds has come, or one was armed since, or LOOK_ANYWAY_MS passed."""
+        now = self.deadlines.clock_ms()
+        wake, looked = self._watch.next_ms, self._looked_ms
+        if (wake is None or now < wake) and looked is not None and 0 <= now - looked < LOOK_ANYWAY_MS:
+            return 0
+        self._looked_ms = now
         # Claimed deadlines are postponed, not removed, until firing re-arms or cancels them: a
         # node that dies between claiming and firing leaves them to the table's next writer.
-        due = await self.live.claim_due(self.deadlines.clock_ms(), limit, node_id=self.node_id,
-                                        redeliver_after_ms=REDELIVER_AFTER_MS)
+        due = await self.live.claim_due(now, limit, node_id=self.node_id,
+                                        redeliver_after_ms=REDELIVER_AFTER_MS, watch=self._watch)
         if due:
             await asyncio.gather(*(self._fire(d.table_id, int(d.payload)) for d in due))
         return len(due)

@@ -33,6 +33,7 @@ from services.live import scripts
 from services.live.base import (
     Clock,
     Deadline,
+    DueWatch,
     Holder,
     Lease,
     LiveState,
@@ -255,6 +256,7 @@ class RedisLiveState(LiveState):
         self._schedule = register(scripts.SCHEDULE)
         self._cancel = register(scripts.CANCEL)
         self._claim = register(scripts.CLAIM_DUE)
+        self._due_scan = register(scripts.DUE_SCAN)
         self._allow = register(scripts.ALLOW)
         self._next_shard = 0
         self._pipeliner = _Pipeliner(self._client, self._connection.call_timeout_s,
@@ -339,6 +341,7 @@ class RedisLiveState(LiveState):
             if turn.due_ms is None:
                 calls.append((self._cancel, shard, ["one", self._member(table_id, turn.key)]))
             else:
+                self._scheduling(turn.due_ms)
                 calls.append((self._schedule, shard,
                               [self._member(table_id, turn.key), turn.due_ms, turn.payload]))
         if not calls:
@@ -448,11 +451,11 @@ class RedisLiveState(LiveState):
         return f"{_table_prefix(table_id)}{key}"
 
     async def schedule(self, table_id: str, key: str, due_ms: int, payload: bytes) -> None:
+        self._scheduling(due_ms)
+        # Through the pipeliner, as update_table's: a claim issued later reads it (`claim_due`).
         with self._guard:
-            await self._schedule(
-                keys=self._shard_keys(self._shard(table_id)),
-                args=[self._member(table_id, key), due_ms, payload],
-            )
+            await self._pipeliner.call([(self._schedule, self._shard_keys(self._shard(table_id)),
+                                         [self._member(table_id, key), due_ms, payload])])
 
     async def cancel(self, table_id: str, key: str | None = None) -> int:
         target = ["table", _table_prefix(table_id)] if key is None else ["one", self._member(table_id, key)]
@@ -468,50 +471,63 @@ class RedisLiveState(LiveState):
         limit: int,
         node_id: str | None = None,
         redeliver_after_ms: int | None = None,
+        watch: DueWatch | None = None,
     ) -> list[Deadline]:
         if limit < 1:
             return []
+        if watch is not None:
+            watch.next_ms = None  # schedules from now on lower it; earlier ones are in the scan
+        try:
+            return await self._claim_due(now_ms, limit, node_id, redeliver_after_ms, watch)
+        except BaseException:
+            if watch is not None:
+                watch.lower(now_ms)  # unknown: look again at the next tick
+            raise
+
+    async def _claim_due(self, now_ms: int, limit: int, node_id: str | None,
+                         redeliver_after_ms: int | None, watch: DueWatch | None) -> list[Deadline]:
+        # Three round trips at most, each one pipeline over the shards: what is due (and when
+        # the next one falls due), who holds those tables, the claims.
         redeliver_at = 0 if redeliver_after_ms is None else now_ms + max(1, redeliver_after_ms)
+        start = self._next_shard
+        self._next_shard = (start + 1) % DEADLINE_SHARDS  # the first shard served rotates (fairness)
+        order = [(start + i) % DEADLINE_SHARDS for i in range(DEADLINE_SHARDS)]
+        # Look past the first `limit`: the head may belong to tables other nodes hold.
+        fetch = max(1, limit) if node_id is None else max(8 * limit, 256)
         with self._guard:
-            shards = await self._due_shards(now_ms)
-            claimed: list[Deadline] = []
-            for shard in shards:
-                keys = self._shard_keys(shard)
-                remaining = limit - len(claimed)
-                if node_id is None:
-                    chosen: list[str] = []
-                else:
-                    chosen = await self._owned_due(keys[0], now_ms, remaining, node_id)
-                    if not chosen:
-                        continue
-                flat = await self._claim(
-                    keys=keys, args=[now_ms, remaining, redeliver_at, *chosen]
-                )
-                claimed.extend(_deadlines(flat))
-                if len(claimed) >= limit:
-                    break
+            scans = await self._pipeliner.call(
+                [(self._due_scan, self._shard_keys(shard)[:1], [now_ms, fetch]) for shard in order])
+            due = {shard: [m.decode() for m in scan[1:]]
+                   for shard, scan in zip(order, scans, strict=True) if len(scan) > 1}
+            if watch is not None:
+                for scan in scans:
+                    if scan[0]:
+                        watch.lower(int(float(scan[0])))
+            if not due:
+                return []
+            if node_id is not None:
+                due = await self._owned(due, node_id)
+            calls: list[tuple[Any, list[str], list[Any]]] = []
+            chosen_count = 0
+            for shard, members in due.items():
+                chosen = members[:limit - chosen_count]
+                if chosen:
+                    calls.append((self._claim, self._shard_keys(shard),
+                                  [now_ms, len(chosen), redeliver_at, *chosen]))
+                    chosen_count += len(chosen)
+            results = await self._pipeliner.call(calls) if calls else []
+        claimed = [d for flat in results for d in _deadlines(flat)]
+        if watch is not None:
+            if claimed and redeliver_at:
+                watch.lower(redeliver_at)
+            scanned = [len(scan) - 1 for scan in scans]
+            if sum(scanned) > len(claimed) or max(scanned) >= fetch:
+                watch.lower(now_ms)  # due ones left: other nodes' tables, or beyond `limit`
         return claimed
 
-    async def _due_shards(self, now_ms: int) -> list[int]:
-        """Shards with something due, starting after the last one served (fairness)."""
-        start = self._next_shard
-        self._next_shard = (start + 1) % DEADLINE_SHARDS
-        order = [(start + i) % DEADLINE_SHARDS for i in range(DEADLINE_SHARDS)]
-        async with self._client.pipeline(transaction=False) as pipe:
-            for shard in order:
-                pipe.zcount(self._shard_keys(shard)[0], "-inf", now_ms)
-            counts = await pipe.execute()
-        return [shard for shard, count in zip(order, counts, strict=True) if count]
-
-    async def _owned_due(self, due_key: str, now_ms: int, limit: int, node_id: str) -> list[str]:
-        """Due members of one shard whose table lease `node_id` holds (read, then claimed)."""
-        # Look past the first `limit`: the head may belong to tables other nodes hold.
-        members = await self._client.zrangebyscore(
-            due_key, "-inf", now_ms, start=0, num=max(8 * limit, 256)
-        )
-        tables = sorted({_member_table(m.decode()) for m in members})
-        if not tables:
-            return []
+    async def _owned(self, due: dict[int, list[str]], node_id: str) -> dict[int, list[str]]:
+        """The due members of each shard whose table lease `node_id` holds (read, then claimed)."""
+        tables = sorted({_member_table(m) for members in due.values() for m in members})
         # One GET per table, not MGET: the lease keys live in as many hash slots as tables.
         async with self._client.pipeline(transaction=False) as pipe:
             for table in tables:
@@ -522,7 +538,8 @@ class RedisLiveState(LiveState):
             for table, value in zip(tables, holders, strict=True)
             if value is not None and value.decode().split(" ", 1)[1] == node_id
         }
-        return [m.decode() for m in members if _member_table(m.decode()) in mine][:limit]
+        return {shard: [m for m in members if _member_table(m) in mine]
+                for shard, members in due.items()}
 
     # -- live tables index ------------------------------------------------------------------
     async def mark_live(self, table_id: str) -> None:

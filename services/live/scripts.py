@@ -117,6 +117,15 @@ end
 return removed
 """
 
+# ARGV: now ms, how many. Returns the earliest due time after now ('' if none), then up to that
+# many members due at now: what a clock needs to claim, and when to look again.
+DUE_SCAN = """
+local later = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. ARGV[1], '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+local out = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[2])
+table.insert(out, 1, later[2] or '')
+return out
+"""
+
 # ARGV: now ms, limit, redeliver at (ms; 0 = remove), then optionally the members to claim
 # (already chosen by the caller). Each member goes to exactly one caller: the one whose script
 # found it due. Redelivery postpones a claimed member instead of removing it (at-least-once).
