@@ -79,6 +79,7 @@ class _Pipeliner:
         # go out on (see _send).
         self._pool = pool
         self._conn: Any = None
+        self._replies: Any = None  # the hiredis reader of that connection's replies
         self._queue: collections.deque[tuple[list[tuple[Any, list[str], list[Any]]], asyncio.Future[Any]]] = (
             collections.deque())
         self._flushing = False
@@ -152,27 +153,45 @@ class _Pipeliner:
 
     async def _send(self, calls: list[tuple[Any, list[str], list[Any]]]) -> list[Any]:
         """The calls on one server: packed by hiredis, written at once on a connection this
-        pipeliner keeps, and their replies read in order (an error reply is that call's result).
+        pipeliner keeps, and their replies parsed from what the socket reads (an error reply is
+        that call's result).
 
         A redis-py Pipeline per round trip (connection checkout, per-command packing in Python,
         retry wrapper, reply callbacks) cost about as much CPU as the rest of a command's live
-        update (issue 18). Like redis-py's own retries, a call that lost its connection is
+        update (issue 18); so did redis-py's per-reply read (a timeout context each) and its
+        send (a task per write under asyncio.wait_for). The connection is redis-py's (its
+        connect does AUTH, SELECT, TLS), used as the stream it is: the whole round trip is under
+        the caller's deadline. Like redis-py's own retries, a call that lost its connection is
         sent again on a new one, at most PIPELINE_RETRIES times: every script here may run twice.
         """
-        packed = b"".join(hiredis.pack_command(("EVALSHA", script.sha, len(keys), *keys, *args))
-                          for script, keys, args in calls)
+        packed = b"".join([hiredis.pack_command(("EVALSHA", script.sha, len(keys), *keys, *args))
+                           for script, keys, args in calls])
         for attempt in range(PIPELINE_RETRIES + 1):
             if self._conn is None:
                 self._conn = await self._pool.get_connection()
-            conn = self._conn
+                self._replies = hiredis.Reader(replyError=ResponseError)
+            conn, replies = self._conn, self._replies
             try:
-                await conn.send_packed_command(packed)
+                if not conn.is_connected:
+                    await conn.connect()
+                try:
+                    conn._writer.write(packed)
+                except RuntimeError as exc:  # uvloop: a transport closed under this connection
+                    raise RedisConnectionError(str(exc)) from exc
+                await conn._writer.drain()
                 results: list[Any] = []
-                for _ in calls:
-                    try:
-                        results.append(await conn.read_response(disable_decoding=True))
-                    except ResponseError as exc:  # the whole reply was read: the connection is fine
-                        results.append(exc)
+                want = len(calls)
+                while len(results) < want:
+                    reply = replies.gets()
+                    if reply is False:
+                        data = await conn._reader.read(65536)
+                        if not data:
+                            raise RedisConnectionError("the live state's connection was closed")
+                        replies.feed(data)
+                    elif isinstance(reply, ResponseError) and str(reply).startswith("NOSCRIPT"):
+                        results.append(NoScriptError(str(reply)))
+                    else:
+                        results.append(reply)
                 return results
             except (RedisConnectionError, RedisTimeoutError, OSError):
                 await self._drop(conn)
