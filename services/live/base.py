@@ -98,20 +98,18 @@ class LiveState(ABC):
         """A watch kept up to date by every deadline scheduled through this object, and set by
         each `claim_due` given it (a clock sleeps until the earliest one instead of polling)."""
         watch = DueWatch()
-        self._due_watches().add(watch)
+        refs: list[weakref.ref[DueWatch]] = self.__dict__.setdefault("_watches", [])
+        refs[:] = [ref for ref in refs if ref() is not None]
+        refs.append(weakref.ref(watch))
         return watch
-
-    def _due_watches(self) -> weakref.WeakSet[DueWatch]:
-        watches: weakref.WeakSet[DueWatch] | None = self.__dict__.get("_watches")
-        if watches is None:
-            watches = self.__dict__["_watches"] = weakref.WeakSet()
-        return watches
 
     def _scheduling(self, due_ms: int) -> None:
         """Lower every watch to a deadline being scheduled, before it is written (a claim that
         starts later reads the live state after this write: see `claim_due`)."""
-        for watch in self._due_watches():
-            watch.lower(due_ms)
+        for ref in self.__dict__.get("_watches", ()):
+            watch = ref()
+            if watch is not None:
+                watch.lower(due_ms)
 
     # -- table view cache -------------------------------------------------------------------
     @abstractmethod

@@ -276,6 +276,7 @@ class RedisLiveState(LiveState):
         self._cancel = register(scripts.CANCEL)
         self._claim = register(scripts.CLAIM_DUE)
         self._due_scan = register(scripts.DUE_SCAN)
+        self._lease_value = register(scripts.LEASE_VALUE)
         self._allow = register(scripts.ALLOW)
         self._next_shard = 0
         self._pipeliner = _Pipeliner(self._client, self._connection.call_timeout_s,
@@ -547,11 +548,9 @@ class RedisLiveState(LiveState):
     async def _owned(self, due: dict[int, list[str]], node_id: str) -> dict[int, list[str]]:
         """The due members of each shard whose table lease `node_id` holds (read, then claimed)."""
         tables = sorted({_member_table(m) for members in due.values() for m in members})
-        # One GET per table, not MGET: the lease keys live in as many hash slots as tables.
-        async with self._client.pipeline(transaction=False) as pipe:
-            for table in tables:
-                pipe.get(self._table_key(table, "lease"))
-            holders = await pipe.execute()
+        # One read per table, not MGET: the lease keys live in as many hash slots as tables.
+        holders = await self._pipeliner.call(
+            [(self._lease_value, [self._table_key(table, "lease")], []) for table in tables])
         mine = {
             table
             for table, value in zip(tables, holders, strict=True)

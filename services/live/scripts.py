@@ -62,6 +62,11 @@ end
 return 0
 """
 
+# KEYS: lease. Its value: a plain GET, as a script so that the pipeliner sends it with others.
+LEASE_VALUE = """
+return redis.call('GET', KEYS[1])
+"""
+
 # KEYS: lease. ARGV: the holder value ("token node").
 RELEASE_LEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
