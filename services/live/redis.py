@@ -437,10 +437,9 @@ class RedisLiveState(LiveState):
     async def register_node(self, node_id: str, address: str, ttl_ms: int) -> None:
         check_ttl(ttl_ms)
         now = self._clock()
-        with self._guard:
-            await self._register_node(
-                keys=self._node_keys, args=[node_id, address, now + ttl_ms, now]
-            )
+        with self._guard:  # every renewal round: the cheap path, as the leases it goes with
+            await self._pipeliner.call(
+                [(self._register_node, self._node_keys, [node_id, address, now + ttl_ms, now])])
 
     async def deregister_node(self, node_id: str) -> None:
         with self._guard:
