@@ -79,9 +79,7 @@ class Deadlines:
     @staticmethod
     def due_at_once(table: Table) -> bool:
         """Whether the table clock acts right away (a deal at 0 ms per card)."""
-        if table.status is not Status.IN_HAND:
-            return False
-        deadline = table.rules.deadline(table.game)
+        deadline = _deadline(table)
         return deadline is not None and deadline.timeout_ms == 0 and list(deadline.defaults) == [None]
 
     def turn(self, table: Table, since_ms: int) -> Turn:
@@ -153,9 +151,24 @@ class Deadlines:
             await self.live.schedule(table.table_id, turn.key, turn.due_ms, turn.payload)
 
 
+_DECISIONS_REMEMBERED = 4_096
+# Per table: the table (an immutable value) last asked about and its pending decision. A command
+# asks for it several times (chaining clock steps, arming, the deadline its views show).
+_decisions: dict[str, tuple[Table, Deadline | None]] = {}
+
+
 def _deadline(table: Table) -> Deadline | None:
     """The pending decision of the hand in play (None between hands)."""
-    return table.rules.deadline(table.game) if table.status is Status.IN_HAND else None
+    if table.status is not Status.IN_HAND:
+        return None
+    known = _decisions.get(table.table_id)
+    if known is not None and known[0] is table:
+        return known[1]
+    if len(_decisions) >= _DECISIONS_REMEMBERED:
+        _decisions.clear()
+    deadline = table.rules.deadline(table.game)
+    _decisions[table.table_id] = (table, deadline)
+    return deadline
 
 
 def _auto_owed(table: Table, deadline: Deadline) -> bool:
