@@ -207,8 +207,7 @@ class Clock:
         stalling every other table's commands. Asks the live state only when a deadline may be
         due: the earliest it holds has come, or one was armed since, or LOOK_ANYWAY_MS passed."""
         now = self.deadlines.clock_ms()
-        wake, looked = self._watch.next_ms, self._looked_ms
-        if (wake is None or now < wake) and looked is not None and 0 <= now - looked < LOOK_ANYWAY_MS:
+        if self._idle_ms(now):
             return 0
         self._looked_ms = now
         # Claimed deadlines are postponed, not removed, until firing re-arms or cancels them: a
@@ -218,6 +217,20 @@ class Clock:
         if due:
             await asyncio.gather(*(self._fire(d.table_id, int(d.payload)) for d in due))
         return len(due)
+
+    def idle_ms(self) -> int:
+        """How long `fire_due` has nothing to do from now, in ms (0: a deadline may be due). A
+        deadline armed later through this node's live state lowers it but wakes nobody: a loop
+        sleeping until it sleeps no longer than a tick, or is woken by those arms as well."""
+        return self._idle_ms(self.deadlines.clock_ms())
+
+    def _idle_ms(self, now: int) -> int:
+        looked = self._looked_ms
+        if looked is None or not 0 <= now - looked < LOOK_ANYWAY_MS:
+            return 0
+        wake = self._watch.next_ms
+        until = looked + LOOK_ANYWAY_MS if wake is None else min(wake, looked + LOOK_ANYWAY_MS)
+        return max(0, until - now)
 
     async def _fire(self, table_id: str, version: int) -> None:
         cmd: Timeout | Close = Timeout(version, secrets.token_bytes(16), secrets.token_bytes(16),

@@ -172,10 +172,13 @@ async def test_the_clock_asks_the_live_state_only_when_a_deadline_may_be_due(nod
     await node.fire_due()
     looked = len(asked)
     clock.now += 1
+    assert node.clock.idle_ms() == min(due, clock.now - 1 + LOOK_ANYWAY_MS) - clock.now
     assert await node.fire_due() == 0
     assert len(asked) == looked  # the table's deadline is a while off: nothing to ask
     await live.schedule("elsewhere", "turn", clock.now + 5, b"1")  # armed by another unit
+    assert node.clock.idle_ms() == 5
     clock.now += 5
+    assert node.clock.idle_ms() == 0
     await node.fire_due()
     assert len(asked) == looked + 1  # it was told of that one at once
     await live.cancel("elsewhere")
