@@ -25,6 +25,10 @@ REDELIVER_AFTER_MS = 5_000
 REVEAL_TIMEOUT_MS = 5_000  # how long a deal waits for committed nonces (docs/fairness.md)
 ABANDONED = "abandoned"  # the reason a table closed by the abandon policy records
 ARMED_REMEMBERED = 10_000  # tables whose armed deadline a node keeps for their views
+# How often the clock looks for due deadlines when none it knows of is due: it learns the ones
+# armed through its own live state at once (DueWatch), this is for those another process armed
+# (a writer that lost the table to this node while its write was under way).
+LOOK_ANYWAY_MS = 1_000
 
 
 class Deadlines:
@@ -75,9 +79,7 @@ class Deadlines:
     @staticmethod
     def due_at_once(table: Table) -> bool:
         """Whether the table clock acts right away (a deal at 0 ms per card)."""
-        if table.status is not Status.IN_HAND:
-            return False
-        deadline = table.rules.deadline(table.game)
+        deadline = _deadline(table)
         return deadline is not None and deadline.timeout_ms == 0 and list(deadline.defaults) == [None]
 
     def turn(self, table: Table, since_ms: int) -> Turn:
@@ -149,9 +151,24 @@ class Deadlines:
             await self.live.schedule(table.table_id, turn.key, turn.due_ms, turn.payload)
 
 
+_DECISIONS_REMEMBERED = 4_096
+# Per table: the table (an immutable value) last asked about and its pending decision. A command
+# asks for it several times (chaining clock steps, arming, the deadline its views show).
+_decisions: dict[str, tuple[Table, Deadline | None]] = {}
+
+
 def _deadline(table: Table) -> Deadline | None:
     """The pending decision of the hand in play (None between hands)."""
-    return table.rules.deadline(table.game) if table.status is Status.IN_HAND else None
+    if table.status is not Status.IN_HAND:
+        return None
+    known = _decisions.get(table.table_id)
+    if known is not None and known[0] is table:
+        return known[1]
+    if len(_decisions) >= _DECISIONS_REMEMBERED:
+        _decisions.clear()
+    deadline = table.rules.deadline(table.game)
+    _decisions[table.table_id] = (table, deadline)
+    return deadline
 
 
 def _auto_owed(table: Table, deadline: Deadline) -> bool:
@@ -181,18 +198,39 @@ class Clock:
                  cached: Callable[[str], Table | None] = lambda _: None) -> None:
         self.live, self.deadlines, self.node_id = live, deadlines, node_id
         self._last_event_ms, self._execute, self._cached = last_event_ms, execute, cached
+        self._watch = live.watch_due()
+        self._looked_ms: int | None = None
 
     async def fire_due(self, limit: int = 50) -> int:
         """Fire up to `limit` deadlines due now (one clock tick); returns how many fired. A
         burst of timeouts (many tables abandoned at once) is spread over ticks rather than
-        stalling every other table's commands."""
+        stalling every other table's commands. Asks the live state only when a deadline may be
+        due: the earliest it holds has come, or one was armed since, or LOOK_ANYWAY_MS passed."""
+        now = self.deadlines.clock_ms()
+        if self._idle_ms(now):
+            return 0
+        self._looked_ms = now
         # Claimed deadlines are postponed, not removed, until firing re-arms or cancels them: a
         # node that dies between claiming and firing leaves them to the table's next writer.
-        due = await self.live.claim_due(self.deadlines.clock_ms(), limit, node_id=self.node_id,
-                                        redeliver_after_ms=REDELIVER_AFTER_MS)
+        due = await self.live.claim_due(now, limit, node_id=self.node_id,
+                                        redeliver_after_ms=REDELIVER_AFTER_MS, watch=self._watch)
         if due:
             await asyncio.gather(*(self._fire(d.table_id, int(d.payload)) for d in due))
         return len(due)
+
+    def idle_ms(self) -> int:
+        """How long `fire_due` has nothing to do from now, in ms (0: a deadline may be due). A
+        deadline armed later through this node's live state lowers it but wakes nobody: a loop
+        sleeping until it sleeps no longer than a tick, or is woken by those arms as well."""
+        return self._idle_ms(self.deadlines.clock_ms())
+
+    def _idle_ms(self, now: int) -> int:
+        looked = self._looked_ms
+        if looked is None or not 0 <= now - looked < LOOK_ANYWAY_MS:
+            return 0
+        wake = self._watch.next_ms
+        until = looked + LOOK_ANYWAY_MS if wake is None else min(wake, looked + LOOK_ANYWAY_MS)
+        return max(0, until - now)
 
     async def _fire(self, table_id: str, version: int) -> None:
         cmd: Timeout | Close = Timeout(version, secrets.token_bytes(16), secrets.token_bytes(16),

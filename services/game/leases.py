@@ -83,10 +83,17 @@ class Leases:
 
     async def renew_once(self) -> list[str]:
         """Renew every held lease; returns the tables whose lease was lost to another node."""
-        await self.live.register_node(self.node_id, self.address, NODE_TTL_MS)
         lost = []
         items = list(self.held.items())
-        results = await self.live.renew_many([lease for _, lease in items], LEASE_TTL_MS)
+        # Concurrent: the live state sends both in one round trip.
+        registered, results = await asyncio.gather(
+            self.live.register_node(self.node_id, self.address, NODE_TTL_MS),
+            self.live.renew_many([lease for _, lease in items], LEASE_TTL_MS),
+            return_exceptions=True)
+        if isinstance(registered, BaseException):
+            raise registered
+        if isinstance(results, BaseException):
+            raise results
         for (table_id, lease), ok in zip(items, results, strict=True):
             if ok or self.held.get(table_id) is not lease:
                 continue

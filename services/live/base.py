@@ -7,6 +7,7 @@ with keys that vanished (FLUSHALL, restart) by returning the empty answer, never
 from __future__ import annotations
 
 import time
+import weakref
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
@@ -62,6 +63,23 @@ class Deadline(NamedTuple):
     payload: bytes
 
 
+class DueWatch:
+    """When a clock should next look for due deadlines (`claim_due` with this watch): the
+    earliest due time the live state holds as of its last claim, lowered by every deadline
+    scheduled through the same live-state object since; None when none is scheduled. It only
+    sees that object's schedules: a clock still looks now and then for those of other nodes."""
+
+    __slots__ = ("__weakref__", "next_ms")
+
+    def __init__(self) -> None:
+        self.next_ms: int | None = 0  # unknown until a first claim: look at once
+
+    def lower(self, due_ms: int) -> None:
+        """A deadline due at `due_ms` may be in the live state: look no later than that."""
+        if self.next_ms is None or due_ms < self.next_ms:
+            self.next_ms = due_ms
+
+
 @dataclass(frozen=True, slots=True)
 class Lease:
     """Proof that `node_id` may write `table_id`; `token` strictly increases per table."""
@@ -75,6 +93,23 @@ class LiveState(ABC):
     """Fast, shared, disposable state of the live tables (one namespace per deployment)."""
 
     namespace: str
+
+    def watch_due(self) -> DueWatch:
+        """A watch kept up to date by every deadline scheduled through this object, and set by
+        each `claim_due` given it (a clock sleeps until the earliest one instead of polling)."""
+        watch = DueWatch()
+        refs: list[weakref.ref[DueWatch]] = self.__dict__.setdefault("_watches", [])
+        refs[:] = [ref for ref in refs if ref() is not None]
+        refs.append(weakref.ref(watch))
+        return watch
+
+    def _scheduling(self, due_ms: int) -> None:
+        """Lower every watch to a deadline being scheduled, before it is written (a claim that
+        starts later reads the live state after this write: see `claim_due`)."""
+        for ref in self.__dict__.get("_watches", ()):
+            watch = ref()
+            if watch is not None:
+                watch.lower(due_ms)
 
     # -- table view cache -------------------------------------------------------------------
     @abstractmethod
@@ -170,6 +205,7 @@ class LiveState(ABC):
         limit: int,
         node_id: str | None = None,
         redeliver_after_ms: int | None = None,
+        watch: DueWatch | None = None,
     ) -> list[Deadline]:
         """Remove and return up to `limit` deadlines due at `now_ms`, each to exactly one caller.
 
@@ -177,6 +213,10 @@ class LiveState(ABC):
         others stay for their own writer. With `redeliver_after_ms`, a claimed deadline is not
         removed but postponed by that much, so it fires again unless the caller reschedules or
         cancels it first: at-least-once, for callers that may die between claiming and firing.
+        With `watch`, it is set to when the earliest deadline left falls due (`now_ms` when some
+        are due and were not claimed; None when none is left); a deadline scheduled through this
+        object while the claim runs lowers it again, and one scheduled before the call is in
+        what the claim reads (this object writes and reads deadlines in the order it is asked).
         """
 
     # -- live tables index ------------------------------------------------------------------

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from services.live.base import (
     Clock,
     Deadline,
+    DueWatch,
     Holder,
     Lease,
     LiveState,
@@ -188,6 +189,7 @@ class MemoryLiveState(LiveState):
 
     # -- deadlines --------------------------------------------------------------------------
     async def schedule(self, table_id: str, key: str, due_ms: int, payload: bytes) -> None:
+        self._scheduling(due_ms)
         heapq.heappush(self._due_heap, self._put_deadline(table_id, key, due_ms, payload))
 
     def _put_deadline(
@@ -213,6 +215,7 @@ class MemoryLiveState(LiveState):
         limit: int,
         node_id: str | None = None,
         redeliver_after_ms: int | None = None,
+        watch: DueWatch | None = None,
     ) -> list[Deadline]:
         claimed: list[Deadline] = []
         back_in_heap: list[tuple[int, int, str, str]] = []
@@ -236,6 +239,11 @@ class MemoryLiveState(LiveState):
                 )
         for item in back_in_heap:
             heapq.heappush(self._due_heap, item)
+        if watch is not None:
+            # The heap's head may be a replaced or cancelled entry: a look too early is harmless.
+            watch.next_ms = None
+            if self._due_heap:
+                watch.lower(self._due_heap[0][0])
         return claimed
 
     # -- live tables index ------------------------------------------------------------------

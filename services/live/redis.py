@@ -33,6 +33,7 @@ from services.live import scripts
 from services.live.base import (
     Clock,
     Deadline,
+    DueWatch,
     Holder,
     Lease,
     LiveState,
@@ -78,6 +79,7 @@ class _Pipeliner:
         # go out on (see _send).
         self._pool = pool
         self._conn: Any = None
+        self._replies: Any = None  # the hiredis reader of that connection's replies
         self._queue: collections.deque[tuple[list[tuple[Any, list[str], list[Any]]], asyncio.Future[Any]]] = (
             collections.deque())
         self._flushing = False
@@ -151,27 +153,45 @@ class _Pipeliner:
 
     async def _send(self, calls: list[tuple[Any, list[str], list[Any]]]) -> list[Any]:
         """The calls on one server: packed by hiredis, written at once on a connection this
-        pipeliner keeps, and their replies read in order (an error reply is that call's result).
+        pipeliner keeps, and their replies parsed from what the socket reads (an error reply is
+        that call's result).
 
         A redis-py Pipeline per round trip (connection checkout, per-command packing in Python,
         retry wrapper, reply callbacks) cost about as much CPU as the rest of a command's live
-        update (issue 18). Like redis-py's own retries, a call that lost its connection is
+        update (issue 18); so did redis-py's per-reply read (a timeout context each) and its
+        send (a task per write under asyncio.wait_for). The connection is redis-py's (its
+        connect does AUTH, SELECT, TLS), used as the stream it is: the whole round trip is under
+        the caller's deadline. Like redis-py's own retries, a call that lost its connection is
         sent again on a new one, at most PIPELINE_RETRIES times: every script here may run twice.
         """
-        packed = b"".join(hiredis.pack_command(("EVALSHA", script.sha, len(keys), *keys, *args))
-                          for script, keys, args in calls)
+        packed = b"".join([hiredis.pack_command(("EVALSHA", script.sha, len(keys), *keys, *args))
+                           for script, keys, args in calls])
         for attempt in range(PIPELINE_RETRIES + 1):
             if self._conn is None:
                 self._conn = await self._pool.get_connection()
-            conn = self._conn
+                self._replies = hiredis.Reader(replyError=ResponseError)
+            conn, replies = self._conn, self._replies
             try:
-                await conn.send_packed_command(packed)
+                if not conn.is_connected:
+                    await conn.connect()
+                try:
+                    conn._writer.write(packed)
+                except RuntimeError as exc:  # uvloop: a transport closed under this connection
+                    raise RedisConnectionError(str(exc)) from exc
+                await conn._writer.drain()
                 results: list[Any] = []
-                for _ in calls:
-                    try:
-                        results.append(await conn.read_response(disable_decoding=True))
-                    except ResponseError as exc:  # the whole reply was read: the connection is fine
-                        results.append(exc)
+                want = len(calls)
+                while len(results) < want:
+                    reply = replies.gets()
+                    if reply is False:
+                        data = await conn._reader.read(65536)
+                        if not data:
+                            raise RedisConnectionError("the live state's connection was closed")
+                        replies.feed(data)
+                    elif isinstance(reply, ResponseError) and str(reply).startswith("NOSCRIPT"):
+                        results.append(NoScriptError(str(reply)))
+                    else:
+                        results.append(reply)
                 return results
             except (RedisConnectionError, RedisTimeoutError, OSError):
                 await self._drop(conn)
@@ -255,6 +275,8 @@ class RedisLiveState(LiveState):
         self._schedule = register(scripts.SCHEDULE)
         self._cancel = register(scripts.CANCEL)
         self._claim = register(scripts.CLAIM_DUE)
+        self._due_scan = register(scripts.DUE_SCAN)
+        self._lease_value = register(scripts.LEASE_VALUE)
         self._allow = register(scripts.ALLOW)
         self._next_shard = 0
         self._pipeliner = _Pipeliner(self._client, self._connection.call_timeout_s,
@@ -339,6 +361,7 @@ class RedisLiveState(LiveState):
             if turn.due_ms is None:
                 calls.append((self._cancel, shard, ["one", self._member(table_id, turn.key)]))
             else:
+                self._scheduling(turn.due_ms)
                 calls.append((self._schedule, shard,
                               [self._member(table_id, turn.key), turn.due_ms, turn.payload]))
         if not calls:
@@ -414,10 +437,9 @@ class RedisLiveState(LiveState):
     async def register_node(self, node_id: str, address: str, ttl_ms: int) -> None:
         check_ttl(ttl_ms)
         now = self._clock()
-        with self._guard:
-            await self._register_node(
-                keys=self._node_keys, args=[node_id, address, now + ttl_ms, now]
-            )
+        with self._guard:  # every renewal round: the cheap path, as the leases it goes with
+            await self._pipeliner.call(
+                [(self._register_node, self._node_keys, [node_id, address, now + ttl_ms, now])])
 
     async def deregister_node(self, node_id: str) -> None:
         with self._guard:
@@ -448,11 +470,11 @@ class RedisLiveState(LiveState):
         return f"{_table_prefix(table_id)}{key}"
 
     async def schedule(self, table_id: str, key: str, due_ms: int, payload: bytes) -> None:
+        self._scheduling(due_ms)
+        # Through the pipeliner, as update_table's: a claim issued later reads it (`claim_due`).
         with self._guard:
-            await self._schedule(
-                keys=self._shard_keys(self._shard(table_id)),
-                args=[self._member(table_id, key), due_ms, payload],
-            )
+            await self._pipeliner.call([(self._schedule, self._shard_keys(self._shard(table_id)),
+                                         [self._member(table_id, key), due_ms, payload])])
 
     async def cancel(self, table_id: str, key: str | None = None) -> int:
         target = ["table", _table_prefix(table_id)] if key is None else ["one", self._member(table_id, key)]
@@ -468,61 +490,73 @@ class RedisLiveState(LiveState):
         limit: int,
         node_id: str | None = None,
         redeliver_after_ms: int | None = None,
+        watch: DueWatch | None = None,
     ) -> list[Deadline]:
         if limit < 1:
             return []
+        if watch is not None:
+            watch.next_ms = None  # schedules from now on lower it; earlier ones are in the scan
+        try:
+            return await self._claim_due(now_ms, limit, node_id, redeliver_after_ms, watch)
+        except BaseException:
+            if watch is not None:
+                watch.lower(now_ms)  # unknown: look again at the next tick
+            raise
+
+    async def _claim_due(self, now_ms: int, limit: int, node_id: str | None,
+                         redeliver_after_ms: int | None, watch: DueWatch | None) -> list[Deadline]:
+        # Three round trips at most, each one pipeline over the shards: what is due (and when
+        # the next one falls due), who holds those tables, the claims.
         redeliver_at = 0 if redeliver_after_ms is None else now_ms + max(1, redeliver_after_ms)
+        start = self._next_shard
+        self._next_shard = (start + 1) % DEADLINE_SHARDS  # the first shard served rotates (fairness)
+        order = [(start + i) % DEADLINE_SHARDS for i in range(DEADLINE_SHARDS)]
+        # Look past the first `limit`: the head may belong to tables other nodes hold.
+        fetch = max(1, limit) if node_id is None else max(8 * limit, 256)
         with self._guard:
-            shards = await self._due_shards(now_ms)
-            claimed: list[Deadline] = []
-            for shard in shards:
-                keys = self._shard_keys(shard)
-                remaining = limit - len(claimed)
-                if node_id is None:
-                    chosen: list[str] = []
-                else:
-                    chosen = await self._owned_due(keys[0], now_ms, remaining, node_id)
-                    if not chosen:
-                        continue
-                flat = await self._claim(
-                    keys=keys, args=[now_ms, remaining, redeliver_at, *chosen]
-                )
-                claimed.extend(_deadlines(flat))
-                if len(claimed) >= limit:
-                    break
+            scans = await self._pipeliner.call(
+                [(self._due_scan, self._shard_keys(shard)[:1], [now_ms, fetch]) for shard in order])
+            due = {shard: [m.decode() for m in scan[1:]]
+                   for shard, scan in zip(order, scans, strict=True) if len(scan) > 1}
+            if watch is not None:
+                for scan in scans:
+                    if scan[0]:
+                        watch.lower(int(float(scan[0])))
+            if not due:
+                return []
+            if node_id is not None:
+                due = await self._owned(due, node_id)
+            calls: list[tuple[Any, list[str], list[Any]]] = []
+            chosen_count = 0
+            for shard, members in due.items():
+                chosen = members[:limit - chosen_count]
+                if chosen:
+                    calls.append((self._claim, self._shard_keys(shard),
+                                  [now_ms, len(chosen), redeliver_at, *chosen]))
+                    chosen_count += len(chosen)
+            results = await self._pipeliner.call(calls) if calls else []
+        claimed = [d for flat in results for d in _deadlines(flat)]
+        if watch is not None:
+            if claimed and redeliver_at:
+                watch.lower(redeliver_at)
+            scanned = [len(scan) - 1 for scan in scans]
+            if sum(scanned) > len(claimed) or max(scanned) >= fetch:
+                watch.lower(now_ms)  # due ones left: other nodes' tables, or beyond `limit`
         return claimed
 
-    async def _due_shards(self, now_ms: int) -> list[int]:
-        """Shards with something due, starting after the last one served (fairness)."""
-        start = self._next_shard
-        self._next_shard = (start + 1) % DEADLINE_SHARDS
-        order = [(start + i) % DEADLINE_SHARDS for i in range(DEADLINE_SHARDS)]
-        async with self._client.pipeline(transaction=False) as pipe:
-            for shard in order:
-                pipe.zcount(self._shard_keys(shard)[0], "-inf", now_ms)
-            counts = await pipe.execute()
-        return [shard for shard, count in zip(order, counts, strict=True) if count]
-
-    async def _owned_due(self, due_key: str, now_ms: int, limit: int, node_id: str) -> list[str]:
-        """Due members of one shard whose table lease `node_id` holds (read, then claimed)."""
-        # Look past the first `limit`: the head may belong to tables other nodes hold.
-        members = await self._client.zrangebyscore(
-            due_key, "-inf", now_ms, start=0, num=max(8 * limit, 256)
-        )
-        tables = sorted({_member_table(m.decode()) for m in members})
-        if not tables:
-            return []
-        # One GET per table, not MGET: the lease keys live in as many hash slots as tables.
-        async with self._client.pipeline(transaction=False) as pipe:
-            for table in tables:
-                pipe.get(self._table_key(table, "lease"))
-            holders = await pipe.execute()
+    async def _owned(self, due: dict[int, list[str]], node_id: str) -> dict[int, list[str]]:
+        """The due members of each shard whose table lease `node_id` holds (read, then claimed)."""
+        tables = sorted({_member_table(m) for members in due.values() for m in members})
+        # One read per table, not MGET: the lease keys live in as many hash slots as tables.
+        holders = await self._pipeliner.call(
+            [(self._lease_value, [self._table_key(table, "lease")], []) for table in tables])
         mine = {
             table
             for table, value in zip(tables, holders, strict=True)
             if value is not None and value.decode().split(" ", 1)[1] == node_id
         }
-        return [m.decode() for m in members if _member_table(m.decode()) in mine][:limit]
+        return {shard: [m for m in members if _member_table(m) in mine]
+                for shard, members in due.items()}
 
     # -- live tables index ------------------------------------------------------------------
     async def mark_live(self, table_id: str) -> None:

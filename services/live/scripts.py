@@ -62,6 +62,11 @@ end
 return 0
 """
 
+# KEYS: lease. Its value: a plain GET, as a script so that the pipeliner sends it with others.
+LEASE_VALUE = """
+return redis.call('GET', KEYS[1])
+"""
+
 # KEYS: lease. ARGV: the holder value ("token node").
 RELEASE_LEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -115,6 +120,15 @@ for _, m in ipairs(members) do
   redis.call('ZREM', KEYS[3], m)
 end
 return removed
+"""
+
+# ARGV: now ms, how many. Returns the earliest due time after now ('' if none), then up to that
+# many members due at now: what a clock needs to claim, and when to look again.
+DUE_SCAN = """
+local later = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. ARGV[1], '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+local out = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[2])
+table.insert(out, 1, later[2] or '')
+return out
 """
 
 # ARGV: now ms, limit, redeliver at (ms; 0 = remove), then optionally the members to claim

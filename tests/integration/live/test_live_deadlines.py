@@ -193,3 +193,48 @@ async def test_updates_of_many_tables_at_once_all_land_each_tables_in_order(live
     assert sorted(due) == sorted(Deadline(t, "turn", b"20") for t in tables)
     for table in tables:
         assert [m.version for m in await collect(live, table, 0, 20)] == list(range(1, 21))
+
+
+async def test_a_claim_tells_its_watch_when_the_next_deadline_falls_due(live: LiveState) -> None:
+    watch = live.watch_due()
+    await live.schedule("t1", "turn", NOW + 1000, b"a")
+    await live.schedule("t2", "turn", NOW + 400, b"b")
+    assert await live.claim_due(NOW, 10, watch=watch) == []
+    assert watch.next_ms == NOW + 400
+    assert await live.claim_due(NOW + 400, 10, watch=watch) == [Deadline("t2", "turn", b"b")]
+    assert watch.next_ms == NOW + 1000
+    assert await live.claim_due(NOW + 1000, 10, watch=watch) == [Deadline("t1", "turn", b"a")]
+    assert watch.next_ms is None  # nothing left: nothing to look for
+
+
+async def test_a_deadline_scheduled_after_a_claim_lowers_the_watch_at_once(live: LiveState) -> None:
+    watch = live.watch_due()
+    await live.schedule("t1", "turn", NOW + 1000, b"a")
+    await live.claim_due(NOW, 10, watch=watch)
+    assert watch.next_ms == NOW + 1000
+    await live.update_table("t2", [], turn=Turn("turn", NOW + 300, b"b"))
+    assert watch.next_ms == NOW + 300
+    await live.schedule("t3", "turn", NOW + 200, b"c")
+    assert watch.next_ms == NOW + 200
+
+
+async def test_a_watch_is_told_to_look_again_at_once_while_due_deadlines_are_left(
+    live: LiveState,
+) -> None:
+    watch = live.watch_due()
+    for table in ("t1", "t2", "t3"):
+        await live.schedule(table, "turn", NOW, b"d")
+    assert len(await live.claim_due(NOW, 2, watch=watch)) == 2  # beyond the limit: one left
+    assert watch.next_ms == NOW
+    assert len(await live.claim_due(NOW, 10)) == 1
+    await live.acquire_lease("t9", "other-node", 60_000)
+    await live.schedule("t9", "turn", NOW + 10, b"theirs")
+    assert len(await live.claim_due(NOW + 10, 10, node_id="me", watch=watch)) == 0
+    assert watch.next_ms == NOW + 10  # another node's, still due: this one looks again too
+
+
+async def test_a_claim_for_redelivery_tells_the_watch_when_it_comes_back(live: LiveState) -> None:
+    watch = live.watch_due()
+    await live.schedule("t1", "turn", NOW, b"d")
+    assert len(await live.claim_due(NOW, 10, redeliver_after_ms=5000, watch=watch)) == 1
+    assert watch.next_ms == NOW + 5000
