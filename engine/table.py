@@ -26,6 +26,7 @@ from engine.chips import (
 from engine.core import fairness
 from engine.core import options as core_options
 from engine.core.contract import AnyRuleset, StartHand, Status
+from engine.core.frozen import replace
 from engine.core.errors import RuleViolation
 from engine.core.messages import command, event, to_json, type_name
 
@@ -378,11 +379,13 @@ class Table:
 
     @property
     def rules(self) -> AnyRuleset:
-        return _ruleset(self.ruleset)
+        return _RULESETS.get(self.ruleset) or _ruleset(self.ruleset)
 
     @property
     def status(self) -> Status:
-        return Status.MATCH_OVER if self.closed else self.rules.status(self.game)
+        if self.closed:
+            return Status.MATCH_OVER
+        return (_RULESETS.get(self.ruleset) or _ruleset(self.ruleset)).status(self.game)
 
     def seat_of(self, player_id: str) -> int | None:
         for seat, occupant in enumerate(self.seats):
@@ -692,11 +695,12 @@ def evolve(table: Table, ev: Any) -> Table:
                      game=rs.initial(), version=table.version + 1,
                      chips=Chips.for_table(ev.stakes or Stakes(), n), held=("",) * n,
                      seen=numbering.first(n))
-    after = _evolve(table, ev)
+    # The new version and counts go into the one copy of the table each event makes.
     if is_table_event(ev):
-        return dataclasses.replace(after, seen=numbering.everyone(table.seen))
-    return dataclasses.replace(after, seen=numbering.counted(
-        table.seen, functools.partial(shows, table, ev)))
+        return _evolve(table, ev, seen=numbering.everyone(table.seen), version=table.version + 1)
+    redact = table.rules.redact
+    seen = numbering.counted(table.seen, lambda seat: redact(ev, seat) is not None)
+    return _evolve(table, ev, seen=seen, version=table.version + 1)
 
 
 def shows(table: Table, ev: Any, seat: int | None) -> bool:
@@ -704,50 +708,46 @@ def shows(table: Table, ev: Any, seat: int | None) -> bool:
     return is_table_event(ev) or table.rules.redact(ev, seat) is not None
 
 
-def _evolve(table: Table, ev: Any) -> Table:
-    version = table.version + 1
+def _evolve(table: Table, ev: Any, **numbers: Any) -> Table:
+    """`table` after `ev`, with `numbers` (its version and per-observer counts) set too."""
     if isinstance(ev, StackBoughtIn):
-        return dataclasses.replace(table, chips=table.chips.bought_in(ev), version=version)
+        return replace(table, chips=table.chips.bought_in(ev), **numbers)
     if isinstance(ev, HandSettled):
-        return dataclasses.replace(table, chips=table.chips.settled(ev), version=version)
+        return replace(table, chips=table.chips.settled(ev), **numbers)
     if isinstance(ev, StackCashedOut):
-        return dataclasses.replace(table, chips=table.chips.cashed_out(ev), version=version)
+        return replace(table, chips=table.chips.cashed_out(ev), **numbers)
     if isinstance(ev, PlayerSeated):
-        return dataclasses.replace(table, seats=_put(table.seats, ev.seat, ev.player_id),
-                                   auto=table.auto - {ev.seat}, version=version,
-                                   members=table.members | {ev.player_id},
-                                   held=_put(table.held, ev.seat, ""))
+        return replace(table, seats=_put(table.seats, ev.seat, ev.player_id),
+                       auto=table.auto - {ev.seat}, members=table.members | {ev.player_id},
+                       held=_put(table.held, ev.seat, ""), **numbers)
     if isinstance(ev, PlayerLeft):
         status = table.status
         chips = table.chips.left_mid_hand(ev.seat, ev.player_id) \
             if status is Status.IN_HAND else table.chips
         # Once the match has dealt a hand, the seat stays its player's till the match ends.
         kept = ev.player_id if table.hands_started and status is not Status.MATCH_OVER else ""
-        return dataclasses.replace(table, seats=_put(table.seats, ev.seat, None),
-                                   held=_put(table.held, ev.seat, kept),
-                                   ready=table.ready - {ev.seat},
-                                   commitments=_put(table.commitments, ev.seat, ""), version=version,
-                                   chips=chips)
+        return replace(table, seats=_put(table.seats, ev.seat, None),
+                       held=_put(table.held, ev.seat, kept),
+                       ready=table.ready - {ev.seat},
+                       commitments=_put(table.commitments, ev.seat, ""), chips=chips, **numbers)
     if isinstance(ev, PlayerReady):
-        return dataclasses.replace(table, ready=table.ready | {ev.seat}, version=version)
+        return replace(table, ready=table.ready | {ev.seat}, **numbers)
     if isinstance(ev, SeatTimedOut):
-        return dataclasses.replace(table, streaks=_put(table.streaks, ev.seat, ev.streak),
-                                   version=version)
+        return replace(table, streaks=_put(table.streaks, ev.seat, ev.streak), **numbers)
     if isinstance(ev, TableClosed):
-        return dataclasses.replace(table, closed=ev.reason, version=version)
+        return replace(table, closed=ev.reason, **numbers)
     if isinstance(ev, AutoPlaySet):
         auto = table.auto | {ev.seat} if ev.on else table.auto - {ev.seat}
-        return dataclasses.replace(table, auto=auto, streaks=_put(table.streaks, ev.seat, 0),
-                                   version=version)
+        return replace(table, auto=auto, streaks=_put(table.streaks, ev.seat, 0), **numbers)
     if isinstance(ev, _FAIR_EVENTS):
-        return dataclasses.replace(_evolve_fair(table, ev), version=version)
+        return replace(_evolve_fair(table, ev), **numbers)
     rs = table.rules
     before = rs.status(table.game)
     game = rs.evolve(table.game, ev)
     if before is not Status.IN_HAND and rs.status(game) is Status.IN_HAND:
-        return dataclasses.replace(table, game=game, ready=frozenset(), deal=_dealt(table.deal),
-                                   hands_started=table.hands_started + 1, version=version)
-    return dataclasses.replace(table, game=game, version=version)
+        return replace(table, game=game, ready=frozenset(), deal=_dealt(table.deal),
+                       hands_started=table.hands_started + 1, **numbers)
+    return replace(table, game=game, **numbers)
 
 
 def _put(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
@@ -756,4 +756,12 @@ def _put(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
 
 def is_table_event(ev: Any) -> bool:
     """Whether `ev` is one of the table's own events (seats, readiness), visible to every seat."""
-    return type_name(ev).startswith("table.")
+    cls = type(ev)
+    known = _TABLE_EVENT_TYPES.get(cls)
+    if known is None:
+        known = _TABLE_EVENT_TYPES[cls] = type_name(ev).startswith("table.")
+    return known
+
+
+# Per event class, whether it is a table event: asked for every event and every seat.
+_TABLE_EVENT_TYPES: dict[type, bool] = {}
