@@ -9,7 +9,6 @@ The table's stream holds its own `table.*` events and the ruleset's events, in o
 from __future__ import annotations
 
 import dataclasses
-import functools
 import json
 from typing import Any
 
@@ -26,8 +25,8 @@ from engine.chips import (
 from engine.core import fairness
 from engine.core import options as core_options
 from engine.core.contract import AnyRuleset, StartHand, Status
-from engine.core.frozen import replace
 from engine.core.errors import RuleViolation
+from engine.core.frozen import replace
 from engine.core.messages import command, event, to_json, type_name
 
 # Consecutive timeouts after which a seat is put on auto-play (托管) until its player acts or
@@ -248,9 +247,9 @@ def redact(ev: Any, seat: int | None) -> Any:
     """A table event as `seat` may see it: the server's seed and salt only once the hand ended,
     and never the scenario deal a table was created with (it holds every seat's hand)."""
     if isinstance(ev, DealCommitted):
-        return dataclasses.replace(ev, seed=None, salt=None)
+        return replace(ev, seed=None, salt=None)
     if isinstance(ev, TableCreated) and ev.fixed_deal:
-        return dataclasses.replace(ev, fixed_deal="")
+        return replace(ev, fixed_deal="")
     return ev
 
 
@@ -288,14 +287,14 @@ def _reveal(table: Table, seat: int, nonce: bytes) -> list[Any]:
     if fairness.nonce_commitment(nonce) != pending.commitments[seat]:
         raise RuleViolation("wrong_nonce", "this nonce does not match the commitment your seat "
                                            "sent with Ready (sha256 of the nonce)")
-    pending = dataclasses.replace(pending, nonces=_put(pending.nonces, seat, nonce))
+    pending = replace(pending, nonces=_put(pending.nonces, seat, nonce))
     return [NonceRevealed(seat, nonce), *(_deal(table, pending) if not pending.missing() else [])]
 
 
 def _withhold(table: Table, pending: AwaitingReveals) -> list[Any]:
     """The reveal deadline passed: server nonces for the missing seats, and deal."""
     missing = pending.missing()
-    pending = dataclasses.replace(pending, withheld=pending.withheld | set(missing))
+    pending = replace(pending, withheld=pending.withheld | set(missing))
     return [*(NonceWithheld(s) for s in missing), *_deal(table, pending)]
 
 
@@ -307,7 +306,7 @@ def _revealed_at_hand_end(table: Table, events: list[Any]) -> list[Any]:
     rs, game = table.rules, table.game
     for ev in events:
         if not is_table_event(ev):
-            game = rs.evolve(game, ev)
+            game = _step(rs, game, ev)
     if rs.status(game) is Status.IN_HAND:
         return []
     return [reveal]
@@ -315,17 +314,17 @@ def _revealed_at_hand_end(table: Table, events: list[Any]) -> list[Any]:
 
 def _evolve_fair(table: Table, ev: Any) -> Table:
     if isinstance(ev, NonceCommitted):
-        return dataclasses.replace(table, commitments=_put(table.commitments, ev.seat, ev.commitment))
+        return replace(table, commitments=_put(table.commitments, ev.seat, ev.commitment))
     if isinstance(ev, DealCommitted):
-        return dataclasses.replace(table, deal=_awaiting(ev), commitments=("",) * len(table.seats))
+        return replace(table, deal=_awaiting(ev), commitments=("",) * len(table.seats))
     deal = table.deal
     if isinstance(ev, NonceRevealed) and isinstance(deal, AwaitingReveals):
-        return dataclasses.replace(table, deal=dataclasses.replace(
+        return replace(table, deal=replace(
             deal, nonces=_put(deal.nonces, ev.seat, ev.nonce)))
     if isinstance(ev, NonceWithheld) and isinstance(deal, AwaitingReveals):
-        return dataclasses.replace(table, deal=dataclasses.replace(deal, withheld=deal.withheld | {ev.seat}))
+        return replace(table, deal=replace(deal, withheld=deal.withheld | {ev.seat}))
     if isinstance(ev, DealRevealed | DealAbandoned):
-        return dataclasses.replace(table, deal=None)
+        return replace(table, deal=None)
     return table
 
 
@@ -653,7 +652,7 @@ def _timeout(table: Table, cmd: Timeout) -> list[Any]:
             continue
         produced = rs.decide(game, current.defaults[seat])
         for ev in produced:
-            game = rs.evolve(game, ev)
+            game = _step(rs, game, ev)
         events += produced
         if rs.status(game) is not Status.IN_HAND:
             break
@@ -664,7 +663,10 @@ def _settlement(table: Table, events: list[Any]) -> list[Any]:
     """When `events` end the hand: its payments in chips, then the stacks of the players who
     left during it, and every stack when the match is over."""
     rs = table.rules
-    game = functools.reduce(rs.evolve, (ev for ev in events if not is_table_event(ev)), table.game)
+    game = table.game
+    for ev in events:
+        if not is_table_event(ev):
+            game = _step(rs, game, ev)
     status = rs.status(game)
     result = rs.hand_result(game)
     if status is Status.IN_HAND or result is None:
@@ -743,11 +745,31 @@ def _evolve(table: Table, ev: Any, **numbers: Any) -> Table:
         return replace(_evolve_fair(table, ev), **numbers)
     rs = table.rules
     before = rs.status(table.game)
-    game = rs.evolve(table.game, ev)
+    game = _step(rs, table.game, ev)
     if before is not Status.IN_HAND and rs.status(game) is Status.IN_HAND:
         return replace(table, game=game, ready=frozenset(), deal=_dealt(table.deal),
                        hands_started=table.hands_started + 1, **numbers)
     return replace(table, game=game, **numbers)
+
+
+# The game after one event, for the latest steps taken: deciding a command folds its events onto
+# the game to settle the hand (`_settlement`) and to see whether it ended (`_revealed_at_hand_end`),
+# then `evolve` applies the same events to the same game. The ruleset's evolve is pure, so each
+# step is taken once; an entry holds its game and event, which keeps their ids from being reused.
+_STEPS: dict[tuple[int, int], tuple[Any, Any, Any]] = {}
+_STEPS_LIMIT = 1024
+
+
+def _step(rs: AnyRuleset, game: Any, ev: Any) -> Any:
+    key = (id(game), id(ev))
+    known = _STEPS.get(key)
+    if known is not None and known[0] is game and known[1] is ev:
+        return known[2]
+    after = rs.evolve(game, ev)
+    if len(_STEPS) >= _STEPS_LIMIT:
+        _STEPS.clear()
+    _STEPS[key] = (game, ev, after)
+    return after
 
 
 def _put(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:

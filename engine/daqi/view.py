@@ -4,9 +4,9 @@ card, the deck, the seed or the salt before the hand's end reveals them."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
+from engine.core.frozen import replace
 from engine.core.messages import value
 from engine.daqi.cards import Card
 from engine.daqi.events import (

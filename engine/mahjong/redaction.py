@@ -8,9 +8,10 @@ secrets. A ruleset's `redact` is its `Redaction`'s, after what it hides of its o
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, TypeVar
 
+from engine.core.frozen import replace
 from engine.mahjong.actions import ClaimAnswered, Konged, TileDrawn
 from engine.mahjong.melds import KONG_CONCEALED
 from engine.mahjong.tiles import Tile, is_flower
