@@ -394,7 +394,7 @@ class Table:
 
     def seen_by(self, seat: int | None) -> int:
         """The table's version in `seat`'s numbering (None: a spectator's)."""
-        return self.seen[numbering.observer(len(self.seats), seat)]
+        return self.seen[len(self.seats) if seat is None else seat]  # numbering.observer, inlined
 
     def is_member(self, player_id: str) -> bool:
         """Whether `player_id` created the table or has sat at it."""
@@ -700,9 +700,10 @@ def evolve(table: Table, ev: Any) -> Table:
     # The new version and counts go into the one copy of the table each event makes.
     if is_table_event(ev):
         return _evolve(table, ev, seen=numbering.everyone(table.seen), version=table.version + 1)
-    redact = table.rules.redact
+    rs = table.rules
+    redact = rs.redact
     seen = numbering.counted(table.seen, lambda seat: redact(ev, seat) is not None)
-    return _evolve(table, ev, seen=seen, version=table.version + 1)
+    return _evolve_game(table, rs, ev, seen=seen, version=table.version + 1)
 
 
 def shows(table: Table, ev: Any, seat: int | None) -> bool:
@@ -743,7 +744,11 @@ def _evolve(table: Table, ev: Any, **numbers: Any) -> Table:
         return replace(table, auto=auto, streaks=_put(table.streaks, ev.seat, 0), **numbers)
     if isinstance(ev, _FAIR_EVENTS):
         return replace(_evolve_fair(table, ev), **numbers)
-    rs = table.rules
+    return _evolve_game(table, table.rules, ev, **numbers)
+
+
+def _evolve_game(table: Table, rs: AnyRuleset, ev: Any, **numbers: Any) -> Table:
+    """`table` after its ruleset's event `ev`, with `numbers` set too."""
     before = rs.status(table.game)
     game = _step(rs, table.game, ev)
     if before is not Status.IN_HAND and rs.status(game) is Status.IN_HAND:
