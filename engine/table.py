@@ -28,6 +28,7 @@ from engine.core.contract import AnyRuleset, StartHand, Status
 from engine.core.errors import RuleViolation
 from engine.core.frozen import replace
 from engine.core.messages import command, event, to_json, type_name
+from engine.core.steps import step
 
 # Consecutive timeouts after which a seat is put on auto-play (托管) until its player acts or
 # takes the seat back (`TakeBack`).
@@ -306,7 +307,7 @@ def _revealed_at_hand_end(table: Table, events: list[Any]) -> list[Any]:
     rs, game = table.rules, table.game
     for ev in events:
         if not is_table_event(ev):
-            game = _step(rs, game, ev)
+            game = step(rs.evolve, game, ev)
     if rs.status(game) is Status.IN_HAND:
         return []
     return [reveal]
@@ -652,7 +653,7 @@ def _timeout(table: Table, cmd: Timeout) -> list[Any]:
             continue
         produced = rs.decide(game, current.defaults[seat])
         for ev in produced:
-            game = _step(rs, game, ev)
+            game = step(rs.evolve, game, ev)
         events += produced
         if rs.status(game) is not Status.IN_HAND:
             break
@@ -666,7 +667,7 @@ def _settlement(table: Table, events: list[Any]) -> list[Any]:
     game = table.game
     for ev in events:
         if not is_table_event(ev):
-            game = _step(rs, game, ev)
+            game = step(rs.evolve, game, ev)
     status = rs.status(game)
     result = rs.hand_result(game)
     if status is Status.IN_HAND or result is None:
@@ -750,31 +751,11 @@ def _evolve(table: Table, ev: Any, **numbers: Any) -> Table:
 def _evolve_game(table: Table, rs: AnyRuleset, ev: Any, **numbers: Any) -> Table:
     """`table` after its ruleset's event `ev`, with `numbers` set too."""
     before = rs.status(table.game)
-    game = _step(rs, table.game, ev)
+    game = step(rs.evolve, table.game, ev)
     if before is not Status.IN_HAND and rs.status(game) is Status.IN_HAND:
         return replace(table, game=game, ready=frozenset(), deal=_dealt(table.deal),
                        hands_started=table.hands_started + 1, **numbers)
     return replace(table, game=game, **numbers)
-
-
-# The game after one event, for the latest steps taken: deciding a command folds its events onto
-# the game to settle the hand (`_settlement`) and to see whether it ended (`_revealed_at_hand_end`),
-# then `evolve` applies the same events to the same game. The ruleset's evolve is pure, so each
-# step is taken once; an entry holds its game and event, which keeps their ids from being reused.
-_STEPS: dict[tuple[int, int], tuple[Any, Any, Any]] = {}
-_STEPS_LIMIT = 1024
-
-
-def _step(rs: AnyRuleset, game: Any, ev: Any) -> Any:
-    key = (id(game), id(ev))
-    known = _STEPS.get(key)
-    if known is not None and known[0] is game and known[1] is ev:
-        return known[2]
-    after = rs.evolve(game, ev)
-    if len(_STEPS) >= _STEPS_LIMIT:
-        _STEPS.clear()
-    _STEPS[key] = (game, ev, after)
-    return after
 
 
 def _put(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
