@@ -67,6 +67,8 @@ class ClaimWindow:
 
     def pending(self) -> tuple[int, ...]:
         """Eligible seats that have not answered yet, in turn order after the source."""
+        if not self.options:  # most windows (one opens after every discard): nobody to ask
+            return ()
         answered = {s for s, _ in self.answers}
         return tuple(s for s, _ in sorted(self.options, key=lambda o: self._distance(o[0])) if s not in answered)
 
