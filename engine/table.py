@@ -395,7 +395,7 @@ class Table:
 
     def seen_by(self, seat: int | None) -> int:
         """The table's version in `seat`'s numbering (None: a spectator's)."""
-        return self.seen[len(self.seats) if seat is None else seat]  # numbering.observer, inlined
+        return self.seen[len(self.seats) if seat is None else seat]  # numbering.observer: asked per observer per batch
 
     def is_member(self, player_id: str) -> bool:
         """Whether `player_id` created the table or has sat at it."""
