@@ -14,10 +14,10 @@ needs (players, ruleset, amounts), so the ledger derives each transfer from one 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from engine.core.contract import HandResult
+from engine.core.frozen import replace
 from engine.core.messages import event, value
 from engine.core.payments import settle
 

@@ -9,7 +9,6 @@ The table's stream holds its own `table.*` events and the ruleset's events, in o
 from __future__ import annotations
 
 import dataclasses
-import functools
 import json
 from typing import Any
 
@@ -27,7 +26,9 @@ from engine.core import fairness
 from engine.core import options as core_options
 from engine.core.contract import AnyRuleset, StartHand, Status
 from engine.core.errors import RuleViolation
+from engine.core.frozen import replace
 from engine.core.messages import command, event, to_json, type_name
+from engine.core.steps import step
 
 # Consecutive timeouts after which a seat is put on auto-play (托管) until its player acts or
 # takes the seat back (`TakeBack`).
@@ -247,9 +248,9 @@ def redact(ev: Any, seat: int | None) -> Any:
     """A table event as `seat` may see it: the server's seed and salt only once the hand ended,
     and never the scenario deal a table was created with (it holds every seat's hand)."""
     if isinstance(ev, DealCommitted):
-        return dataclasses.replace(ev, seed=None, salt=None)
+        return replace(ev, seed=None, salt=None)
     if isinstance(ev, TableCreated) and ev.fixed_deal:
-        return dataclasses.replace(ev, fixed_deal="")
+        return replace(ev, fixed_deal="")
     return ev
 
 
@@ -287,14 +288,14 @@ def _reveal(table: Table, seat: int, nonce: bytes) -> list[Any]:
     if fairness.nonce_commitment(nonce) != pending.commitments[seat]:
         raise RuleViolation("wrong_nonce", "this nonce does not match the commitment your seat "
                                            "sent with Ready (sha256 of the nonce)")
-    pending = dataclasses.replace(pending, nonces=_put(pending.nonces, seat, nonce))
+    pending = replace(pending, nonces=_put(pending.nonces, seat, nonce))
     return [NonceRevealed(seat, nonce), *(_deal(table, pending) if not pending.missing() else [])]
 
 
 def _withhold(table: Table, pending: AwaitingReveals) -> list[Any]:
     """The reveal deadline passed: server nonces for the missing seats, and deal."""
     missing = pending.missing()
-    pending = dataclasses.replace(pending, withheld=pending.withheld | set(missing))
+    pending = replace(pending, withheld=pending.withheld | set(missing))
     return [*(NonceWithheld(s) for s in missing), *_deal(table, pending)]
 
 
@@ -306,7 +307,7 @@ def _revealed_at_hand_end(table: Table, events: list[Any]) -> list[Any]:
     rs, game = table.rules, table.game
     for ev in events:
         if not is_table_event(ev):
-            game = rs.evolve(game, ev)
+            game = step(rs.evolve, game, ev)
     if rs.status(game) is Status.IN_HAND:
         return []
     return [reveal]
@@ -314,17 +315,17 @@ def _revealed_at_hand_end(table: Table, events: list[Any]) -> list[Any]:
 
 def _evolve_fair(table: Table, ev: Any) -> Table:
     if isinstance(ev, NonceCommitted):
-        return dataclasses.replace(table, commitments=_put(table.commitments, ev.seat, ev.commitment))
+        return replace(table, commitments=_put(table.commitments, ev.seat, ev.commitment))
     if isinstance(ev, DealCommitted):
-        return dataclasses.replace(table, deal=_awaiting(ev), commitments=("",) * len(table.seats))
+        return replace(table, deal=_awaiting(ev), commitments=("",) * len(table.seats))
     deal = table.deal
     if isinstance(ev, NonceRevealed) and isinstance(deal, AwaitingReveals):
-        return dataclasses.replace(table, deal=dataclasses.replace(
+        return replace(table, deal=replace(
             deal, nonces=_put(deal.nonces, ev.seat, ev.nonce)))
     if isinstance(ev, NonceWithheld) and isinstance(deal, AwaitingReveals):
-        return dataclasses.replace(table, deal=dataclasses.replace(deal, withheld=deal.withheld | {ev.seat}))
+        return replace(table, deal=replace(deal, withheld=deal.withheld | {ev.seat}))
     if isinstance(ev, DealRevealed | DealAbandoned):
-        return dataclasses.replace(table, deal=None)
+        return replace(table, deal=None)
     return table
 
 
@@ -378,11 +379,13 @@ class Table:
 
     @property
     def rules(self) -> AnyRuleset:
-        return _ruleset(self.ruleset)
+        return _RULESETS.get(self.ruleset) or _ruleset(self.ruleset)
 
     @property
     def status(self) -> Status:
-        return Status.MATCH_OVER if self.closed else self.rules.status(self.game)
+        if self.closed:
+            return Status.MATCH_OVER
+        return (_RULESETS.get(self.ruleset) or _ruleset(self.ruleset)).status(self.game)
 
     def seat_of(self, player_id: str) -> int | None:
         for seat, occupant in enumerate(self.seats):
@@ -392,7 +395,7 @@ class Table:
 
     def seen_by(self, seat: int | None) -> int:
         """The table's version in `seat`'s numbering (None: a spectator's)."""
-        return self.seen[numbering.observer(len(self.seats), seat)]
+        return self.seen[len(self.seats) if seat is None else seat]  # numbering.observer: asked per observer per batch
 
     def is_member(self, player_id: str) -> bool:
         """Whether `player_id` created the table or has sat at it."""
@@ -650,7 +653,7 @@ def _timeout(table: Table, cmd: Timeout) -> list[Any]:
             continue
         produced = rs.decide(game, current.defaults[seat])
         for ev in produced:
-            game = rs.evolve(game, ev)
+            game = step(rs.evolve, game, ev)
         events += produced
         if rs.status(game) is not Status.IN_HAND:
             break
@@ -661,7 +664,10 @@ def _settlement(table: Table, events: list[Any]) -> list[Any]:
     """When `events` end the hand: its payments in chips, then the stacks of the players who
     left during it, and every stack when the match is over."""
     rs = table.rules
-    game = functools.reduce(rs.evolve, (ev for ev in events if not is_table_event(ev)), table.game)
+    game = table.game
+    for ev in events:
+        if not is_table_event(ev):
+            game = step(rs.evolve, game, ev)
     status = rs.status(game)
     result = rs.hand_result(game)
     if status is Status.IN_HAND or result is None:
@@ -692,11 +698,13 @@ def evolve(table: Table, ev: Any) -> Table:
                      game=rs.initial(), version=table.version + 1,
                      chips=Chips.for_table(ev.stakes or Stakes(), n), held=("",) * n,
                      seen=numbering.first(n))
-    after = _evolve(table, ev)
+    # The new version and counts go into the one copy of the table each event makes.
     if is_table_event(ev):
-        return dataclasses.replace(after, seen=numbering.everyone(table.seen))
-    return dataclasses.replace(after, seen=numbering.counted(
-        table.seen, functools.partial(shows, table, ev)))
+        return _evolve(table, ev, seen=numbering.everyone(table.seen), version=table.version + 1)
+    rs = table.rules
+    redact = rs.redact
+    seen = numbering.counted(table.seen, lambda seat: redact(ev, seat) is not None)
+    return _evolve_game(table, rs, ev, seen=seen, version=table.version + 1)
 
 
 def shows(table: Table, ev: Any, seat: int | None) -> bool:
@@ -704,50 +712,50 @@ def shows(table: Table, ev: Any, seat: int | None) -> bool:
     return is_table_event(ev) or table.rules.redact(ev, seat) is not None
 
 
-def _evolve(table: Table, ev: Any) -> Table:
-    version = table.version + 1
+def _evolve(table: Table, ev: Any, **numbers: Any) -> Table:
+    """`table` after `ev`, with `numbers` (its version and per-observer counts) set too."""
     if isinstance(ev, StackBoughtIn):
-        return dataclasses.replace(table, chips=table.chips.bought_in(ev), version=version)
+        return replace(table, chips=table.chips.bought_in(ev), **numbers)
     if isinstance(ev, HandSettled):
-        return dataclasses.replace(table, chips=table.chips.settled(ev), version=version)
+        return replace(table, chips=table.chips.settled(ev), **numbers)
     if isinstance(ev, StackCashedOut):
-        return dataclasses.replace(table, chips=table.chips.cashed_out(ev), version=version)
+        return replace(table, chips=table.chips.cashed_out(ev), **numbers)
     if isinstance(ev, PlayerSeated):
-        return dataclasses.replace(table, seats=_put(table.seats, ev.seat, ev.player_id),
-                                   auto=table.auto - {ev.seat}, version=version,
-                                   members=table.members | {ev.player_id},
-                                   held=_put(table.held, ev.seat, ""))
+        return replace(table, seats=_put(table.seats, ev.seat, ev.player_id),
+                       auto=table.auto - {ev.seat}, members=table.members | {ev.player_id},
+                       held=_put(table.held, ev.seat, ""), **numbers)
     if isinstance(ev, PlayerLeft):
         status = table.status
         chips = table.chips.left_mid_hand(ev.seat, ev.player_id) \
             if status is Status.IN_HAND else table.chips
         # Once the match has dealt a hand, the seat stays its player's till the match ends.
         kept = ev.player_id if table.hands_started and status is not Status.MATCH_OVER else ""
-        return dataclasses.replace(table, seats=_put(table.seats, ev.seat, None),
-                                   held=_put(table.held, ev.seat, kept),
-                                   ready=table.ready - {ev.seat},
-                                   commitments=_put(table.commitments, ev.seat, ""), version=version,
-                                   chips=chips)
+        return replace(table, seats=_put(table.seats, ev.seat, None),
+                       held=_put(table.held, ev.seat, kept),
+                       ready=table.ready - {ev.seat},
+                       commitments=_put(table.commitments, ev.seat, ""), chips=chips, **numbers)
     if isinstance(ev, PlayerReady):
-        return dataclasses.replace(table, ready=table.ready | {ev.seat}, version=version)
+        return replace(table, ready=table.ready | {ev.seat}, **numbers)
     if isinstance(ev, SeatTimedOut):
-        return dataclasses.replace(table, streaks=_put(table.streaks, ev.seat, ev.streak),
-                                   version=version)
+        return replace(table, streaks=_put(table.streaks, ev.seat, ev.streak), **numbers)
     if isinstance(ev, TableClosed):
-        return dataclasses.replace(table, closed=ev.reason, version=version)
+        return replace(table, closed=ev.reason, **numbers)
     if isinstance(ev, AutoPlaySet):
         auto = table.auto | {ev.seat} if ev.on else table.auto - {ev.seat}
-        return dataclasses.replace(table, auto=auto, streaks=_put(table.streaks, ev.seat, 0),
-                                   version=version)
+        return replace(table, auto=auto, streaks=_put(table.streaks, ev.seat, 0), **numbers)
     if isinstance(ev, _FAIR_EVENTS):
-        return dataclasses.replace(_evolve_fair(table, ev), version=version)
-    rs = table.rules
+        return replace(_evolve_fair(table, ev), **numbers)
+    return _evolve_game(table, table.rules, ev, **numbers)
+
+
+def _evolve_game(table: Table, rs: AnyRuleset, ev: Any, **numbers: Any) -> Table:
+    """`table` after its ruleset's event `ev`, with `numbers` set too."""
     before = rs.status(table.game)
-    game = rs.evolve(table.game, ev)
+    game = step(rs.evolve, table.game, ev)
     if before is not Status.IN_HAND and rs.status(game) is Status.IN_HAND:
-        return dataclasses.replace(table, game=game, ready=frozenset(), deal=_dealt(table.deal),
-                                   hands_started=table.hands_started + 1, version=version)
-    return dataclasses.replace(table, game=game, version=version)
+        return replace(table, game=game, ready=frozenset(), deal=_dealt(table.deal),
+                       hands_started=table.hands_started + 1, **numbers)
+    return replace(table, game=game, **numbers)
 
 
 def _put(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
@@ -756,4 +764,12 @@ def _put(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
 
 def is_table_event(ev: Any) -> bool:
     """Whether `ev` is one of the table's own events (seats, readiness), visible to every seat."""
-    return type_name(ev).startswith("table.")
+    cls = type(ev)
+    known = _TABLE_EVENT_TYPES.get(cls)
+    if known is None:
+        known = _TABLE_EVENT_TYPES[cls] = type_name(ev).startswith("table.")
+    return known
+
+
+# Per event class, whether it is a table event: asked for every event and every seat.
+_TABLE_EVENT_TYPES: dict[type, bool] = {}

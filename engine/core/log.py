@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
+from engine.core.steps import step
+
 S = TypeVar("S")
 E = TypeVar("E")
 
@@ -24,4 +26,5 @@ class Log(Generic[S, E]):
     def add(self, ev: E) -> None:
         """Record `ev` and apply it to `state`."""
         self.events.append(ev)
-        self.state = self._evolve(self.state, ev)
+        # Remembered: the table aggregate applies the same events to the same states again.
+        self.state = step(self._evolve, self.state, ev)

@@ -11,6 +11,11 @@ from typing import Any, Generic, Protocol, TypeVar
 from engine.core import options as core_options
 from engine.core.contract import Bot, Deadline, DeckReveal, HandResult, Ruleset, Status
 from engine.core.errors import RuleViolation
+from engine.core.memo import ByIdentity
+
+# How many recent states a ruleset remembers the deadline of (engine.core.memo): the tables a
+# server plays at once each need their latest state's.
+MEMO_LIMIT = 4096
 
 S = TypeVar("S")
 C = TypeVar("C")
@@ -135,6 +140,14 @@ class Package(Ruleset[S, C, E, V], Generic[S, C, E, V]):
         self._options, self._state, self._commands, self._events = options, state, commands, events
         self._game, self._choices, self._view = game, choices, view
         self._notation, self._invariants = notation, invariants
+        self._deadlines = ByIdentity(MEMO_LIMIT)
+        # The calls made for every event and every question are the package's own functions,
+        # not a method that calls them.
+        self.decide = game.decide  # type: ignore[method-assign]
+        self.evolve = game.evolve  # type: ignore[method-assign]
+        self.status = state.status  # type: ignore[method-assign]
+        self.command_seat = commands.command_seat  # type: ignore[method-assign]
+        self.follow_up = choices.follow_up  # type: ignore[method-assign]
 
     def options(self, overrides: Mapping[str, Any] | None = None) -> Any:
         return self._options.make_options(overrides)
@@ -162,7 +175,7 @@ class Package(Ruleset[S, C, E, V], Generic[S, C, E, V]):
         return self._state.status(state)
 
     def deadline(self, state: S) -> Deadline | None:
-        return self._choices.deadline(state)
+        return self._deadlines.get(state, self._choices.deadline)  # type: ignore[no-any-return]
 
     def follow_up(self, state: S) -> C | None:
         return self._choices.follow_up(state)

@@ -121,6 +121,13 @@ def default_follow(
     return cheapest(follows(hand, lead, trumps, options), trumps)
 
 
+@functools.lru_cache(maxsize=4096)
+def _bids(hand: tuple[Card, ...], above: int) -> tuple[tuple[Card, ...], ...]:
+    """possible_bids while dealing: each card dealt changes one seat's hand, and every seat's
+    legal actions are asked for after it, so the others' answers repeat."""
+    return tuple(possible_bids(hand, above))
+
+
 def legal_actions(state: State, seat: int) -> list[Command]:
     """Every legal command of `seat`, built by structure. Two lists are representative rather
     than complete, and `decide` judges any other choice: burials (any 8 held cards are legal;
@@ -140,7 +147,7 @@ def legal_actions(state: State, seat: int) -> list[Command]:
         hand = state.hands[seat]
         if BIDDING_KINDS.isdisjoint(hand):
             return []
-        return [Bid(seat, b) for b in possible_bids(hand, state.bids.best_rank)]
+        return [Bid(seat, b) for b in _bids(hand, state.bids.best_rank)]
     if isinstance(state, FinalBids):
         if state.passed[seat]:
             return []

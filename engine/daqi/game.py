@@ -7,12 +7,12 @@ them as it goes; `evolve(state, event)` applies one event and does nothing else 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import Any
 
 from engine.core import errors
 from engine.core.contract import HandResult, StartHand
 from engine.core.errors import RuleViolation
+from engine.core.frozen import replace
 from engine.core.log import Log
 from engine.core.shuffle import seeded_shuffle
 from engine.daqi.bidding import bid_rank, bid_suit

@@ -184,7 +184,7 @@ def initial() -> State:
 def status(state: State) -> Status:
     """Where the table stands for its driver: never MATCH_OVER, a daqi table deals hand after
     hand (every hand is played at 7, the 庄家 won anew) until the service closes it."""
-    return Status.WAITING_FOR_HAND if isinstance(state, Waiting | NoTable) else Status.IN_HAND
+    return Status.WAITING_FOR_HAND if isinstance(state, (Waiting, NoTable)) else Status.IN_HAND
 
 
 def hand_result(state: State) -> HandResult | None:

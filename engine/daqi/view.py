@@ -4,9 +4,10 @@ card, the deck, the seed or the salt before the hand's end reveals them."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
+from engine.core.frozen import replace
+from engine.core.memo import ByIdentity
 from engine.core.messages import value
 from engine.daqi.cards import Card
 from engine.daqi.events import (
@@ -119,12 +120,21 @@ def view(state: State, seat: int | None) -> View:
     )
 
 
+# Another seat's dealt card, hidden once per card for every seat it is hidden from (each card
+# is redacted for every seat for its numbering and again for its stream).
+_HIDDEN_CARDS = ByIdentity(1024)
+
+
+def _hidden_card(ev: CardDealt) -> CardDealt:
+    return replace(ev, card=None)
+
+
 def redact(ev: Event, seat: int | None) -> Event:
     """`ev` as `seat` may see it: the deck, 翻牌 position, seed and salt are blanked until the
     hand's end; dealt cards, the bottom taken and the bottom buried only reach their seat; the
     partnership never (FriendRevealed announces the friend)."""
     if isinstance(ev, CardDealt):
-        return ev if ev.face_up or ev.seat == seat else replace(ev, card=None)
+        return ev if ev.face_up or ev.seat == seat else _HIDDEN_CARDS.get(ev, _hidden_card)
     if isinstance(ev, BottomTaken | BottomBuried):
         return ev if ev.seat == seat else replace(ev, cards=None)
     if isinstance(ev, HandStarted):

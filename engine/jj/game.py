@@ -8,12 +8,12 @@ hand), folding its own events as it goes so decide and evolve never disagree.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from engine.core import errors, payments
 from engine.core.contract import HandResult, StartHand
 from engine.core.errors import RuleViolation
+from engine.core.frozen import replace
 from engine.core.log import Log
 from engine.core.shuffle import commitment, derived_rng, seeded_shuffle
 from engine.jj import claiming, hun, scoring, situation

@@ -18,7 +18,7 @@ from engine.mahjong.actions import CloseClaims, DeclareReady, Discard, Kong, Pas
 from engine.mahjong.hand import is_win, seven_pairs
 from engine.mahjong.seat import SeatTiles
 from engine.mahjong.shanten import shanten
-from engine.mahjong.tiles import tile
+from engine.mahjong.tiles import ALL_TILES, tile
 
 
 def legal_actions(state: State, seat: int) -> list[Command]:
@@ -42,7 +42,7 @@ def legal_actions(state: State, seat: int) -> list[Command]:
             assert phase.drawn is not None
             acts.append(Discard(seat, phase.drawn))
             return acts
-        held = [tile(t) for t, n in enumerate(sh.concealed) if n]
+        held = [ALL_TILES[t] for t, n in enumerate(sh.concealed) if n]
         acts.extend(Discard(seat, t) for t in held)
         if _near_ready(sh, options):
             acts.extend(DeclareReady(seat, t) for t in held if _ready_without(sh, t, options))

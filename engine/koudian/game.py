@@ -8,12 +8,12 @@ It does so by folding its own events as it goes, so decide and evolve can never 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from engine.core import errors
 from engine.core.contract import HandResult, StartHand
 from engine.core.errors import RuleViolation
+from engine.core.frozen import replace
 from engine.core.log import Log
 from engine.core.payments import deltas as owed
 from engine.core.shuffle import derived_rng

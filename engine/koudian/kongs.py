@@ -44,9 +44,10 @@ def turn_kongs(hand: Hand, turn: Turn, options: Options) -> list[tuple[Tile, str
         if any(m.kind == PONG and m.tile == t for m in sh.melds):
             found.append((t, ADDED_KONG))
         return found
-    for i, n in enumerate(sh.concealed):
-        if n == 4:
-            found.append((tile(i), CONCEALED_KONG))
+    if 4 in sh.concealed:  # rarely: the scan below runs only then
+        for i, n in enumerate(sh.concealed):
+            if n == 4:
+                found.append((tile(i), CONCEALED_KONG))
     for m in sh.melds:
         if m.kind == PONG and m.tile is not None and sh.concealed[m.tile]:
             found.append((m.tile, ADDED_KONG))

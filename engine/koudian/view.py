@@ -7,8 +7,7 @@ salt. HandEnded reveals all of it to everyone.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
+from engine.core.frozen import replace
 from engine.core.messages import value
 from engine.koudian.events import ClaimWindowOpened, Event, HandStarted, ReadyDeclared
 from engine.koudian.options import Options

@@ -10,11 +10,11 @@ pong = kong > chow); between equal claims the seat first in turn order after the
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import replace
 from typing import Any, overload
 
 from engine.core.contract import Deadline
 from engine.core.errors import RuleViolation
+from engine.core.frozen import replace
 from engine.core.messages import value
 from engine.mahjong.actions import Chow, CloseClaims, Kong, Pass, Pong, Win
 from engine.mahjong.tiles import Tile
@@ -67,6 +67,8 @@ class ClaimWindow:
 
     def pending(self) -> tuple[int, ...]:
         """Eligible seats that have not answered yet, in turn order after the source."""
+        if not self.options:  # most windows (one opens after every discard): nobody to ask
+            return ()
         answered = {s for s, _ in self.answers}
         return tuple(s for s, _ in sorted(self.options, key=lambda o: self._distance(o[0])) if s not in answered)
 

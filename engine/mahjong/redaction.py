@@ -8,9 +8,11 @@ secrets. A ruleset's `redact` is its `Redaction`'s, after what it hides of its o
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, TypeVar
 
+from engine.core.frozen import replace
+from engine.core.memo import ByIdentity
 from engine.mahjong.actions import ClaimAnswered, Konged, TileDrawn
 from engine.mahjong.melds import KONG_CONCEALED
 from engine.mahjong.tiles import Tile, is_flower
@@ -31,6 +33,20 @@ class _WindowOpened(Protocol):
 
 
 E = TypeVar("E")
+
+# The copy of an event every seat but one gets alike (another's draw, a claim window with no
+# option for the seat), made once per event rather than once per seat: each event is redacted for
+# every seat for its numbering and again for its stream.
+_HIDDEN_DRAWS = ByIdentity(1024)
+_NO_OPTIONS = ByIdentity(1024)
+
+
+def _hidden_draw(ev: Any) -> Any:
+    return replace(ev, tile=None)
+
+
+def _no_options(ev: Any) -> Any:
+    return replace(ev, options=())
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,12 +69,13 @@ class Redaction:
         if isinstance(ev, self.window_opened):
             # Everyone sees the window (the view shows it anyway), each only its own options;
             # a spectator none (the event has no seat of its own to match seat None).
-            return replace(ev, options=tuple(o for o in ev.options if o[0] == seat))
+            own = tuple(o for o in ev.options if o[0] == seat)
+            return replace(ev, options=own) if own else _NO_OPTIONS.get(ev, _no_options)
         if getattr(ev, "seat", None) == seat:
             return ev
         if isinstance(ev, TileDrawn):
             # A flower drawn is laid out at once (jj's FlowerShown), so it hides nothing.
-            return ev if ev.tile is not None and is_flower(ev.tile) else replace(ev, tile=None)
+            return ev if ev.tile is not None and is_flower(ev.tile) else _HIDDEN_DRAWS.get(ev, _hidden_draw)
         if isinstance(ev, (ClaimAnswered, *self.answers)):
             return None
         if isinstance(ev, Konged) and ev.kind == KONG_CONCEALED:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import replace
 
+from engine.core.frozen import replace
 from engine.core.messages import value
 from engine.core.shuffle import derived_rng
 from engine.mahjong.tiles import Tile

@@ -8,12 +8,12 @@ on, the end of the hand. It folds its own events as it goes, so decide and evolv
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from engine.core import errors
 from engine.core.contract import HandResult, StartHand
 from engine.core.errors import RuleViolation
+from engine.core.frozen import replace
 from engine.core.log import Log
 from engine.core.payments import Payment
 from engine.mahjong import claims, dealing
