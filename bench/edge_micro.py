@@ -23,6 +23,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench import _report  # noqa: E402
+
 SECRET = "bench-secret-bench-secret-bench-secret"
 
 
@@ -168,18 +170,25 @@ async def main() -> None:
     parser.add_argument("--old", default="4f3d563")
     parser.add_argument("--calls", type=int, default=20000)
     parser.add_argument("--reps", type=int, default=5)
+    parser.add_argument("--quick", action="store_true", help="3 reps of 5,000 calls")
     args = parser.parse_args()
+    if args.quick:
+        args.reps, args.calls = 3, 5000
     edges = {"old": build(args.old, "old"), "new": build(None, "new")}
     figures: dict[str, list[tuple[float, float]]] = {k: [] for k in edges}
     for _ in range(args.reps):
         for name, edge in edges.items():
             figures[name].append((await per_call(edge, args.calls), await per_message(edge, args.calls)))
+    rows, flat = [], {}
     for name, runs in figures.items():
-        calls = sorted(r[0] for r in runs)
-        msgs = sorted(r[1] for r in runs)
-        print(f"{name}: per Act call {calls[len(calls) // 2]:.2f} us (min {calls[0]:.2f}), "
-              f"per Watch message {msgs[len(msgs) // 2]:.2f} us (min {msgs[0]:.2f})")
-
+        calls = sorted(r[0] for r in runs)[len(runs) // 2]
+        msgs = sorted(r[1] for r in runs)[len(runs) // 2]
+        rows.append([name, calls, msgs])
+        flat.update({f"{name}_us_per_call": calls, f"{name}_us_per_message": msgs})
+    flat["new_vs_old_per_call"] = flat["new_us_per_call"] / max(1e-9, flat["old_us_per_call"])
+    print(f"the edge's Python, CPU per call and per stream message, median of {args.reps} (old: {args.old})")
+    print(_report.table(["edge", "us per Act call", "us per Watch message"], rows))
+    print(f"wrote {_report.write('edge_micro', flat)}")
 
 if __name__ == "__main__":
     import uvloop

@@ -35,6 +35,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench import _report  # noqa: E402
+
 SECRET = "bench-secret-bench-secret-bench-secret"
 EDGE_MODULES = ("services/status.py", "services/auth.py", "services/ratelimit.py",
                 "services/game/forwarding.py")
@@ -257,7 +259,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=4.0)
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--env", default="", help="KEY=VALUE,... for the servers of variants ending in +")
+    parser.add_argument("--quick", action="store_true", help="one rep of 2 s")
     args = parser.parse_args()
+    if args.quick:
+        args.reps, args.seconds = 1, 2.0
     options = [tuple(o) for o in json.loads(args.options)]
     if args.serve:
         serve(args.serve, args.port, options, args.old)
@@ -269,13 +274,19 @@ def main() -> None:
         for name, figures in zip(variants, run(variants, options, args, env), strict=True):
             results[name].append(figures)
             print(f"{name}: unary {figures[0]:.1f} us/call, mixed {figures[1]:.1f} us/action", flush=True)
-    print("median over reps (server CPU, us):")
+    rows, figures = [], {}
     for name, figs in results.items():
         u = sorted(f[0] for f in figs)[len(figs) // 2]
         m = sorted(f[1] for f in figs)[len(figs) // 2]
-        print(f"  {name:12s} per Act call {u:7.1f}   per action (1 Act + {args.watchers} msgs) {m:7.1f}"
-              f"   per message {(m - u) / max(1, args.watchers):6.1f}")
-
+        per_message = (m - u) / max(1, args.watchers)
+        rows.append([name, u, m, per_message])
+        key = name.replace("+", "_tuned")
+        figures.update({f"{key}_us_per_call": u, f"{key}_us_per_action": m, f"{key}_us_per_message": per_message})
+    if "bare" in results and "edge" in results:
+        figures["edge_vs_bare_per_action"] = figures["edge_us_per_action"] / max(1e-9, figures["bare_us_per_action"])
+    print(f"server CPU, median of {args.reps} (an action: 1 Act + {args.watchers} stream messages)")
+    print(_report.table(["variant", "us per Act call", "us per action", "us per message"], rows))
+    print(f"wrote {_report.write('grpc_edge', figures)}")
 
 if __name__ == "__main__":
     main()
