@@ -414,14 +414,10 @@ def _view_parts(table: Table, seat: int | None, tables: TableService, legal: lis
     fields to merge in after (wire.view_parts): no message is built only to be copied."""
     if legal is None:
         legal = legal_actions(table, seat, status)
-    delay = tables.delay_ms(table)
     view, parts = wire.view_parts(table.ruleset, table.rules.view(table.game, seat))
     fields = {
-        "table_id": table.table_id, "version": table.seen_by(seat), "seat": -1 if seat is None else seat,
-        "status": status.value, "players": [p or "" for p in table.seats],
-        "ready": sorted(table.ready), "auto_play": sorted(table.auto),
-        "view": {table.ruleset: view},
-        "deadline_ms": delay or 0,
+        **_table_fields(table, tables), "version": table.seen_by(seat),
+        "seat": -1 if seat is None else seat, "status": status.value, "view": {table.ruleset: view},
         "deadline_at_ms": (due_ms if due_ms is not None else tables.deadlines.due_at_ms(table)) or 0,
     }
     if parts:
@@ -429,6 +425,26 @@ def _view_parts(table: Table, seat: int | None, tables: TableService, legal: lis
     if legal:
         parts += wire.encoded_actions(_LEGAL, legal[:MAX_LEGAL_ACTIONS])
     return fields, parts
+
+
+def _table_fields(table: Table, tables: TableService) -> dict[str, Any]:
+    """The fields of a view that are the same for every seat of one version of a table, made
+    once for all the seats shown a view of it (a deal, a claim window): found by identity, as
+    `_status` is. Not deadline_at_ms: the clock may arm it after a first seat was shown the
+    version, so it is asked each time."""
+    known = _TABLE_FIELDS.get(id(table))
+    if known is not None and known[0] is table:
+        return known[1]
+    if len(_TABLE_FIELDS) >= MAX_REMEMBERED_STATUSES:
+        _TABLE_FIELDS.clear()  # only costs making them again
+    fields = {"table_id": table.table_id, "players": [p or "" for p in table.seats],
+              "ready": sorted(table.ready), "auto_play": sorted(table.auto),
+              "deadline_ms": tables.delay_ms(table) or 0}
+    _TABLE_FIELDS[id(table)] = (table, fields)
+    return fields
+
+
+_TABLE_FIELDS: dict[int, tuple[Table, dict[str, Any]]] = {}
 
 
 class AdminServicer(_Limited, admin_pb2_grpc.AdminServicer):
