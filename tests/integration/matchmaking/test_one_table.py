@@ -85,13 +85,6 @@ class Clock:
         return self.now_ms
 
 
-@pytest.fixture(params=["memory", "redis", "redis-cluster"])
-def live_url(request: pytest.FixtureRequest) -> str:
-    if request.param == "memory":
-        return "memory://"
-    return str(request.getfixturevalue("redis_url" if request.param == "redis" else "redis_cluster_url"))
-
-
 @pytest.fixture
 def game() -> Game:
     return Game()

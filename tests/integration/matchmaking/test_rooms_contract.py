@@ -58,13 +58,6 @@ class Tables:
         return "table-" + match_id
 
 
-@pytest.fixture(params=["memory", "redis", "redis-cluster"])
-def live_url(request: pytest.FixtureRequest) -> str:
-    if request.param == "memory":
-        return "memory://"
-    return str(request.getfixturevalue("redis_url" if request.param == "redis" else "redis_cluster_url"))
-
-
 @pytest.fixture
 async def store_and_live(live_url: str, clock: Clock) -> AsyncIterator[tuple[RoomStore, LiveState]]:
     namespace = f"test-{uuid.uuid4().hex[:12]}"
