@@ -20,7 +20,6 @@ from tests.integration.matchmaking.test_rooms_contract import (  # noqa: F401  (
     Clock,
     Tables,
     clock,
-    live_url,
     service,
     store_and_live,
     tables,
