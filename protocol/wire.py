@@ -42,24 +42,7 @@ def _snake(camel: str) -> str:
 
 
 def action_to_command(action: actions_pb2.Action, seat: int) -> Any:
-    """The engine command for `action`, acting for `seat`; BadRequest when it is incomplete.
-    Remembered by the action's wire bytes (which say everything the message holds, presence
-    included) and the seat: players send the same few actions again and again, and a command
-    is a frozen value, so one made before is as good as a new one."""
-    key = (action.SerializeToString(), seat)
-    known = _COMMANDS.get(key)
-    if known is None:
-        known = _command(action, seat)  # a bad request raises: never remembered
-        if len(_COMMANDS) >= MAX_REMEMBERED_ACTIONS:
-            _COMMANDS.clear()  # rare, and only costs decoding them again
-        _COMMANDS[key] = known
-    return known
-
-
-_COMMANDS: dict[tuple[bytes, int], Any] = {}
-
-
-def _command(action: actions_pb2.Action, seat: int) -> Any:
+    """The engine command for `action`, acting for `seat`; BadRequest when it is incomplete."""
     family = action.WhichOneof("family")
     if family is None:
         raise BadRequest("the action is empty: set one of " + ", ".join(FAMILIES))

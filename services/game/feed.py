@@ -4,7 +4,6 @@ commands this node runs, else from the live state's fan-out, with the store fill
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import json
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
@@ -81,44 +80,7 @@ class _Tick:
 
 
 TICK = _Tick()
-Item = Batch | _Tick | None
-
-
-class Queue:
-    """A local watcher's queue: asyncio.Queue's put_nowait, get, get_nowait and empty for its one
-    reader, without what it keeps for several (getters, putters, a size bound, task counts), which
-    every batch of every seat paid for."""
-
-    __slots__ = ("_items", "_waiter")
-
-    def __init__(self) -> None:
-        self._items: collections.deque[Item] = collections.deque()
-        self._waiter: asyncio.Future[None] | None = None
-
-    def put_nowait(self, item: Item) -> None:
-        self._items.append(item)
-        waiter = self._waiter
-        if waiter is not None:
-            self._waiter = None
-            if not waiter.done():  # cancelled with its reader
-                waiter.set_result(None)
-
-    def empty(self) -> bool:
-        return not self._items
-
-    def get_nowait(self) -> Item:
-        """The next item; IndexError when there is none (ask `empty` first)."""
-        return self._items.popleft()
-
-    async def get(self) -> Item:
-        while not self._items:
-            waiter = self._waiter = asyncio.get_running_loop().create_future()
-            try:
-                await waiter
-            finally:
-                if self._waiter is waiter:
-                    self._waiter = None
-        return self._items.popleft()
+Queue = asyncio.Queue[Batch | _Tick | None]
 
 
 class LocalFeed:
@@ -129,7 +91,7 @@ class LocalFeed:
         self._queues: dict[str, set[Queue]] = {}
 
     def subscribe(self, table_id: str) -> Queue:
-        queue = Queue()
+        queue: Queue = asyncio.Queue()
         self._queues.setdefault(table_id, set()).add(queue)
         return queue
 

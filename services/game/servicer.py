@@ -33,7 +33,6 @@ from qipai.v1 import (
 from services import auth, json_text
 from services.errors import Forbidden, TooManyRequests
 from services.game import resume
-from services.game.feed import Batch
 from services.game.forwarding import Forwarder
 from services.game.tables import STREAM_PREFIX, TableNotFound, TableService
 from services.game.verify import verify
@@ -300,75 +299,42 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
             after = await resume.table_version(self.tables.repository, table, seat, request.from_version)
         except resume.BeyondLatest as exc:
             raise wire.BadRequest(str(exc)) from None
-        updates = _Updates(seat, me.player_id, request.with_views, request.from_version, self.tables)
+        had_legal, status, told = True, None, request.from_version
+        with_views, player_id = request.with_views, me.player_id
         async for batch in self.tables.watch(table_id, seat, after):
-            update = updates.after(batch)
-            if update is not None:
-                yield update
-
-
-class _Updates:
-    """What one Watch stream tells its observer after each batch, and what it remembers for the
-    next (whether the seat had a decision to make, the table's status, the version told)."""
-
-    def __init__(self, seat: int | None, player_id: str, with_views: bool, told: int,
-                 tables: TableService) -> None:
-        self.seat, self.player_id, self.with_views, self.told = seat, player_id, with_views, told
-        self.tables = tables
-        self.had_legal, self.status = True, typing.cast(Status | None, None)
-
-    def after(self, batch: Batch) -> game_pb2.TableUpdate | None:
-        """The update telling `batch`, or None when it tells this observer nothing."""
-        seat = self.seat
-        # Numbered as this observer counts: the batch's events are the last it saw.
-        seen = batch.table.seen_by(seat)
-        if seen == self.told:
-            return None  # a move hidden from this observer: an update would tell when it came
-        view = None
-        if self.with_views:
-            table = batch.table
-            now = _status(table)
-            legal = legal_actions(table, seat, now)
-            # Without a decision to make, a seat's view follows from the events it got; one
-            # whose own move used up its decision knows that from its Act's answer.
-            lost = self.had_legal and batch.actor != self.player_id
-            if legal or lost or now is not self.status:
-                view = _view_parts(table, seat, self.tables, legal, batch.due_ms, now)
-            self.had_legal, self.status = bool(legal), now
-        if view is None and not batch.events:
-            return None
-        self.told = seen
-        first = seen - len(batch.events) + 1
-        encoded = batch.encoded
-        words = [_words(ev, encoded) for _, ev in batch.events]
-        if view is not None:
-            update = game_pb2.TableUpdate(**_update(seen, _event_fields(first, words), view[0]))
-            if view[1]:
-                update.view.MergeFromString(view[1])
-            return update
-        # The seats that see the same events numbered alike are told them in one message, made
-        # for the first of them (a message is never changed once made).
-        key = (_SHARED, seen, *words)  # never equal to the batch's other keys (ids, events)
-        shared = encoded.get(key)
-        if shared is None:
+            # Numbered as this observer counts: the batch's events are the last it saw.
+            seen = batch.table.seen_by(seat)
+            if seen == told:
+                continue  # a move hidden from this observer: an update would tell when it came
+            first = seen - len(batch.events) + 1
+            encoded = batch.encoded
+            events = [_event_fields(first + n, ev, encoded) for n, (_, ev) in enumerate(batch.events)]
+            view = None
+            if with_views:
+                table = batch.table
+                now = _status(table)
+                legal = legal_actions(table, seat, now)
+                # Without a decision to make, a seat's view follows from the events it got; one
+                # whose own move used up its decision knows that from its Act's answer.
+                lost = had_legal and batch.actor != player_id
+                if legal or lost or now is not status:
+                    view = _view_parts(table, seat, self.tables, legal, batch.due_ms, now)
+                had_legal, status = bool(legal), now
+            if view is None and not events:
+                continue
             # Built from constructor arguments: upb copies a message given by serializing it.
-            shared = encoded[key] = (None, game_pb2.TableUpdate(**_update(seen, _event_fields(first, words))))
-        return typing.cast(game_pb2.TableUpdate, shared[1])
+            update = game_pb2.TableUpdate(**_update(seen, events, view))
+            if view is not None and view[1]:
+                update.view.MergeFromString(view[1])
+            told = seen
+            yield update
 
 
-_SHARED = object()
-
-
-def _update(version: int, events: list[dict[str, Any]], view: dict[str, Any] | None = None) -> dict[str, Any]:
+def _update(version: int, events: list[dict[str, Any]],
+            view: tuple[dict[str, Any], bytes] | None) -> dict[str, Any]:
     if view is None:
         return {"version": version, "events": events}
-    return {"version": version, "events": events, "view": view}
-
-
-def _event_fields(first: int, words: list[tuple[str, str]]) -> list[dict[str, Any]]:
-    """TableEvents' constructor arguments, numbered from `first` (upb builds a repeated message
-    from them faster than it copies a message given)."""
-    return [{"version": n, "type": name, "data_json": data_json} for n, (name, data_json) in enumerate(words, first)]
+    return {"version": version, "events": events, "view": view[0]}
 
 
 # An event's words, made once per event for every seat that sees it alike: its type and its
@@ -392,6 +358,13 @@ def _words(ev: Any, encoded: dict[Any, tuple[Any, Any]]) -> tuple[str, str]:
                 encoded[ev] = same
         known = encoded[id(ev)] = (ev, same[1])
     return typing.cast(tuple[str, str], known[1])
+
+
+def _event_fields(version: int, ev: Any, encoded: dict[Any, tuple[Any, Any]]) -> dict[str, Any]:
+    """A TableEvent's constructor arguments (upb builds a repeated message from them faster than
+    it copies a message given)."""
+    name, data_json = _words(ev, encoded)
+    return {"version": version, "type": name, "data_json": data_json}
 
 
 # A table's status, found once for all the seats that watch one version of it (a frozen
@@ -441,10 +414,14 @@ def _view_parts(table: Table, seat: int | None, tables: TableService, legal: lis
     fields to merge in after (wire.view_parts): no message is built only to be copied."""
     if legal is None:
         legal = legal_actions(table, seat, status)
+    delay = tables.delay_ms(table)
     view, parts = wire.view_parts(table.ruleset, table.rules.view(table.game, seat))
     fields = {
-        **_table_fields(table, tables), "version": table.seen_by(seat),
-        "seat": -1 if seat is None else seat, "status": status.value, "view": {table.ruleset: view},
+        "table_id": table.table_id, "version": table.seen_by(seat), "seat": -1 if seat is None else seat,
+        "status": status.value, "players": [p or "" for p in table.seats],
+        "ready": sorted(table.ready), "auto_play": sorted(table.auto),
+        "view": {table.ruleset: view},
+        "deadline_ms": delay or 0,
         "deadline_at_ms": (due_ms if due_ms is not None else tables.deadlines.due_at_ms(table)) or 0,
     }
     if parts:
@@ -452,26 +429,6 @@ def _view_parts(table: Table, seat: int | None, tables: TableService, legal: lis
     if legal:
         parts += wire.encoded_actions(_LEGAL, legal[:MAX_LEGAL_ACTIONS])
     return fields, parts
-
-
-def _table_fields(table: Table, tables: TableService) -> dict[str, Any]:
-    """The fields of a view that are the same for every seat of one version of a table, made
-    once for all the seats shown a view of it (a deal, a claim window): found by identity, as
-    `_status` is. Not deadline_at_ms: the clock may arm it after a first seat was shown the
-    version, so it is asked each time."""
-    known = _TABLE_FIELDS.get(id(table))
-    if known is not None and known[0] is table:
-        return known[1]
-    if len(_TABLE_FIELDS) >= MAX_REMEMBERED_STATUSES:
-        _TABLE_FIELDS.clear()  # only costs making them again
-    fields = {"table_id": table.table_id, "players": [p or "" for p in table.seats],
-              "ready": sorted(table.ready), "auto_play": sorted(table.auto),
-              "deadline_ms": tables.delay_ms(table) or 0}
-    _TABLE_FIELDS[id(table)] = (table, fields)
-    return fields
-
-
-_TABLE_FIELDS: dict[int, tuple[Table, dict[str, Any]]] = {}
 
 
 class AdminServicer(_Limited, admin_pb2_grpc.AdminServicer):

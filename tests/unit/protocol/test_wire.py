@@ -101,24 +101,3 @@ def test_a_view_without_a_trump_suit_reads_back_from_the_wire():
 
     view = View(seat=1, phase="playing", options=None, scores=(0,) * 5, trumps=Trumps(None))
     assert wire.view_from_proto("daqi", wire.view_to_proto("daqi", view), View) == view
-
-
-def test_a_remembered_action_still_acts_for_the_seat_that_sends_it():
-    from qipai.v1 import actions_pb2
-
-    action = actions_pb2.Action()
-    action.mahjong.discard.tile = "5m"
-    first = wire.action_to_command(action, 0)
-    again = wire.action_to_command(action, 2)
-    assert (first.seat, again.seat) == (0, 2)
-    assert wire.action_to_command(actions_pb2.Action.FromString(action.SerializeToString()), 0) == first
-
-
-def test_a_bad_action_is_refused_every_time_it_is_sent():
-    from qipai.v1 import actions_pb2
-
-    action = actions_pb2.Action()
-    action.mahjong.discard.tile = "0m"
-    for _ in range(2):
-        with pytest.raises(wire.BadRequest, match="0m"):
-            wire.action_to_command(action, 0)

@@ -443,24 +443,3 @@ async def test_the_seats_of_a_table_that_start_watching_together_read_its_histor
     assert len({repr(h) for h in hidden}) == len(DAQI)  # each seat its own redaction of the deal
     for s in streams:
         await s.aclose()
-
-
-async def test_a_local_queue_wakes_its_reader_and_loses_nothing_when_a_read_is_cancelled():
-    from services.game.feed import Queue
-
-    queue = Queue()
-    waiting = asyncio.ensure_future(queue.get())
-    await asyncio.sleep(0)
-    waiting.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await waiting
-    batch = Batch(1, [], Table())
-    queue.put_nowait(batch)
-    queue.put_nowait(None)
-    reader = asyncio.ensure_future(queue.get())
-    assert await asyncio.wait_for(reader, 1) is batch
-    assert not queue.empty() and queue.get_nowait() is None and queue.empty()
-    later = asyncio.ensure_future(queue.get())
-    await asyncio.sleep(0)
-    queue.put_nowait(batch)
-    assert await asyncio.wait_for(later, 1) is batch
