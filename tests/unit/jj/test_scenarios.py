@@ -29,8 +29,8 @@ def test_heavenly_win_48_without_fully_concealed_and_paid_as_a_self_draw():
     got = fans_of(won)
     assert won.seat == 0 and won.how == "self_draw" and got["天胡"] == 48
     assert not {"不求人", "自摸", "门前清"} & set(got)
-    # 73 fans × 1.5 = 109.5 -> 110, split 37 / 37 / 36 (odd chip to the first payer after the winner).
-    assert won.scored.total == 73 and won.deltas == (110, -37, -37, -36)
+    # 73 fans × 1.5 = 109.5, a third each: 36.5 -> 37 / 37 / 37 (each payment rounded on its own).
+    assert won.scored.total == 73 and won.deltas == (111, -37, -37, -37)
 
 
 def test_earthly_win_24_on_a_non_dealers_first_draw():
