@@ -27,8 +27,7 @@ def visible(hand: Hand, winners_shown: bool = False) -> tuple[int, ...]:
             for t in m.tiles:
                 c[t] += 1
         if winners_shown and s in hand.won:
-            for t, n in enumerate(sh.concealed):
-                c[t] += n
+            c = [a + b for a, b in zip(c, sh.concealed, strict=True)]
     return tuple(c)
 
 

@@ -114,8 +114,8 @@ def test_with_1_to_4_wilds_the_engine_scores_the_best_of_every_substitution():
         for n in range(hands):
             h, case = random_case(rng, avoid=WILD)
             naturals = list(h.concealed)
-            for t in rng.sample([t for t in range(34) for _ in range(naturals[t])], wilds):
-                naturals[t] -= 1
+            for gone in rng.sample([t for t in range(34) for _ in range(naturals[t])], wilds):
+                naturals[gone] -= 1
             win_is_wild = case.self_drawn and rng.random() < 0.5
             if not win_is_wild and not naturals[case.win]:
                 case = Case(**{**case.__dict__, "win": rng.choice([t for t in range(34) if naturals[t]])})
