@@ -36,10 +36,11 @@ TIMEOUTS_BEFORE_AUTO_PLAY = 2
 
 
 # The revision of the rules a table is created under today: 1 since claim windows hide who can
-# claim (issue 11), 2 since a claimed tile leaves the discarder's river (jj). A CreateTable
-# recorded before carries its own (0 when none), and re-deciding it (Verify) must give the
-# table.Created it gave then: every option revised later keeps its old meaning.
-RULES = 2
+# claim (issue 11), 2 since a claimed tile leaves the discarder's river (jj), 3 since jj reads the
+# pair beside a 组合龙, counts 血战 winners' hands as seen and rounds each payment (issue 27). A
+# CreateTable recorded before carries its own (0 when none), and re-deciding it (Verify) must give
+# the table.Created it gave then: every option revised later keeps its old meaning.
+RULES = 3
 
 # --- commands --------------------------------------------------------------------------------
 

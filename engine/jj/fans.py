@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from engine.core.messages import value
+from engine.jj.hun import KNITTED
 from engine.mahjong.decompose import Decomposition, decompositions
 from engine.mahjong.melds import CHOW, Meld
 from engine.mahjong.tiles import Tile
@@ -49,6 +50,7 @@ class Situation:
     declared_ready: bool = False  # 报听 (天听 included)
     xuezhan: bool = False
     wild_in_play: bool = True  # False when the table plays without 混 (no 无混 then)
+    knitted_reads_pair: bool = True  # False for tables recorded before rules revision 3
 
 
 @dataclass(frozen=True)
@@ -63,14 +65,28 @@ class Win:
 
     @cached_property
     def readings(self) -> tuple[Decomposition | None, ...]:
-        """The standard-shape readings of the concealed tiles; (None,) for a special shape, which
-        has no sets nor pair. The additions that look at sets or the pair take the best reading."""
-        return decompositions(self.full, 0, len(self.melds)) or (None,)
+        """The readings of the concealed tiles as sets and a pair: the standard shape's, and the
+        pair and set beside a 组合龙's nine tiles (the set is a meld's when there is one); (None,)
+        for the other special shapes (seven pairs, 十三幺, 全不靠). The additions that look at
+        sets or the pair take the best reading. Tables recorded before rules revision 3 read
+        only the standard shape."""
+        found = decompositions(self.full, 0, len(self.melds))
+        if self.situation.knitted_reads_pair and len(self.melds) <= 1:
+            found += tuple(d for knit in KNITTED if all(self.full[t] for t in knit)
+                           for d in decompositions(_without(self.full, knit), 0, len(self.melds) + 3))
+        return found or (None,)
 
     def chows(self, d: Decomposition) -> tuple[Tile, ...]:
         """The lowest tile of every chow in reading `d`, melds included."""
         own = [g.tile for g in d.sets if g.kind == "run"]
         return tuple(sorted(own + [m.tile for m in self.melds if m.kind == CHOW and m.tile is not None]))
+
+
+def _without(full: tuple[int, ...], tiles: tuple[int, ...]) -> tuple[int, ...]:
+    c = list(full)
+    for t in tiles:
+        c[t] -= 1
+    return tuple(c)
 
 
 Addition = Callable[[Win, Decomposition | None], int]

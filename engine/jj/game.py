@@ -640,7 +640,7 @@ def _settle(log: _Log, seat: int, how: str, tile: Tile, source: int | None, scor
         if claiming.in_hand(hand, s):
             payers.append(s)
     discarder = None if how == situation.SELF_DRAW else source
-    pays = scoring.payments(exact, seat, discarder, fed_by, payers, options.mode)
+    pays = scoring.payments(exact, seat, discarder, fed_by, payers, options.mode, bool(options.each_payment_rounded))
     concealed = list(hand.seats[seat].concealed)
     if how != situation.SELF_DRAW:
         concealed[tile] += 1

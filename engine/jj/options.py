@@ -41,6 +41,16 @@ class Options:
     # its river while claimed): 1 for tables recorded before rules revision 2, which scored a
     # win on the third tile seen as the last of its kind; 0 for tables created now.
     last_tile_counts_its_discard: int = revised(1, 0, 0, 1, since=2)
+    # Rules revision 3 (jj.md, "Decisions beyond the spec"); each 0 for tables recorded before,
+    # which replay as they were played. Whether the additions that read the pair or the sets
+    # (二五八将, 幺九头, 混龙) read the pair and set beside a 组合龙:
+    knitted_straight_reads_pair: int = revised(0, 1, 0, 1, since=3)
+    # Whether 血战's earlier winners' shown hands (their winning tiles included) count as seen
+    # for 和绝张:
+    winners_hands_seen: int = revised(0, 1, 0, 1, since=3)
+    # Whether each payment is rounded half up on its own (25 fans self-drawn: 13/13/13), rather
+    # than the score once with the odd chips to the first payers (13/13/12):
+    each_payment_rounded: int = revised(0, 1, 0, 1, since=3)
 
     @property
     def xuezhan(self) -> bool:

@@ -6,9 +6,13 @@ discarder pays the rest, and on a self-draw the rest is split among the three ot
 血战: score = fans × base × (3 self-draw | 1 on a discard), no sharing: the discarder pays it all,
 or the seats still in the hand split a self-draw.
 
-Chips are integers: the score is rounded half up once, each 20% part is rounded half up, and the
-rest (score minus parts) is what remains, so the payments always sum exactly to the score. A split
-rest gives the odd chips one each to the payers first in turn order after the winner.
+Chips are integers, and each payment is rounded half up on its own (jj.md: "round half up at each
+payment"): a claimed set's 20%, the discarder's rest, each share of a split rest (25 fans
+self-drawn, 37.5: 13 / 13 / 13). The winner receives what they sum to.
+
+Tables recorded before rules revision 3 (`each_rounded` False) rounded the score once, each 20%
+part half up, and the discarder or the split took the rest, the odd chips one each to the payers
+first in turn order after the winner (13 / 13 / 12): they replay so.
 """
 
 from __future__ import annotations
@@ -51,9 +55,37 @@ def payments(
     fed_by: Sequence[int],
     payers: Sequence[int],
     mode: str,
+    each_rounded: bool = True,
 ) -> tuple[Payment, ...]:
     """The payments of one win. `fed_by` is the seat that fed each claimed set of the winner
-    (classic sharing); `payers` the seats that split a self-draw, in turn order after the winner."""
+    (classic sharing); `payers` the seats that split a self-draw, in turn order after the winner;
+    `each_rounded` False for a table recorded before rules revision 3."""
+    if not each_rounded:
+        return _rest_rounded(exact, winner, discarder, fed_by, payers, mode)
+    owed: dict[tuple[int, str], Fraction] = {}
+    rest = exact
+    if mode == CLASSIC:
+        for seat in fed_by:
+            if seat != discarder:
+                owed[seat, "part"] = owed.get((seat, "part"), Fraction(0)) + exact * PART
+                rest -= exact * PART
+    if discarder is not None:
+        owed[discarder, "discard"] = rest
+    else:
+        for seat in payers:
+            owed[seat, "self_draw"] = rest / len(payers)
+    pays = ((seat, reason, round_half_up(points)) for (seat, reason), points in owed.items())
+    return tuple(Payment(seat, winner, points, reason) for seat, reason, points in pays if points)
+
+
+def _rest_rounded(
+    exact: Fraction,
+    winner: int,
+    discarder: int | None,
+    fed_by: Sequence[int],
+    payers: Sequence[int],
+    mode: str,
+) -> tuple[Payment, ...]:
     total = round_half_up(exact)
     owed: dict[tuple[int, str], int] = {}
     rest = total

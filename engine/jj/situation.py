@@ -15,15 +15,19 @@ DISCARD = "discard_win"
 ROBBED_KONG = "robbed_kong"
 
 
-def visible(hand: Hand) -> tuple[int, ...]:
-    """Tiles seen outside the hands: rivers and melds (concealed kongs too: the tiles are gone)."""
+def visible(hand: Hand, winners_shown: bool = False) -> tuple[int, ...]:
+    """Tiles seen outside the hands: rivers and melds (concealed kongs too: the tiles are gone);
+    with `winners_shown`, the hands of the seats that have won (血战: a winner leaves the hand
+    with its winning tile shown, and its Won shows the whole hand to every seat)."""
     c = [0] * 34
-    for sh in hand.seats:
+    for s, sh in enumerate(hand.seats):
         for t in sh.river:
             c[t] += 1
         for m in sh.melds:
             for t in m.tiles:
                 c[t] += 1
+        if winners_shown and s in hand.won:
+            c = [a + b for a, b in zip(c, sh.concealed, strict=True)]
     return tuple(c)
 
 
@@ -74,7 +78,7 @@ def _self_args(hand: Hand, turn: Turn, options: Options, round_wind: int) -> Arg
         heavenly=turn.source == DEAL and seat == hand.dealer,
         earthly=seat != hand.dealer and first_draw,
     )
-    return sh.concealed, hand.wild, sh.melds, seat, win_tile, situation, visible(hand)
+    return sh.concealed, hand.wild, sh.melds, seat, win_tile, situation, visible(hand, bool(options.winners_hands_seen))
 
 
 def _discard_args(hand: Hand, seat: int, tile: int, source: int, options: Options, round_wind: int,
@@ -99,7 +103,7 @@ def _discard_args(hand: Hand, seat: int, tile: int, source: int, options: Option
         wall_last=hand.wall.live == 0,
         human=human,
     )
-    seen = visible(hand)
+    seen = visible(hand, bool(options.winners_hands_seen))
     if not robbing and not options.last_tile_counts_its_discard:
         # The discard lies on its river while it is claimed: 和绝张 asks about the tiles seen before it.
         seen = seen[:tile] + (seen[tile] - 1,) + seen[tile + 1 :]
@@ -115,6 +119,7 @@ def _situation(hand: Hand, seat: int, options: Options, round_wind: int, **flags
         declared_ready=hand.ready[seat],
         xuezhan=options.xuezhan,
         wild_in_play=hand.wild is not None,
+        knitted_reads_pair=bool(options.knitted_straight_reads_pair),
         **flags,
     )
 

@@ -132,7 +132,8 @@ def _on_discarded(state: Playing, ev: TileDiscarded) -> State:
 def _on_laid_out(state: Playing, ev: LaidOut) -> State:
     hand = state.hand
     laid = hand.laid[: ev.seat] + ((*hand.laid[ev.seat], ev.tile),) + hand.laid[ev.seat + 1 :]
-    hand = replace(hand.with_seat(ev.seat, hand.seats[ev.seat].laid_out(ev.tile)), laid=laid)
+    # The latest tile a seat let go of: a win called now is called on it, not on an older discard.
+    hand = replace(hand.with_seat(ev.seat, hand.seats[ev.seat].laid_out(ev.tile), last_discard=(ev.seat, ev.tile)), laid=laid)
     return Playing(state.table, hand)
 
 
@@ -370,6 +371,10 @@ def _win(log: _Log, cmd: Win) -> None:
     last = log.hand.last_discard
     if phase.seat != cmd.seat and last is not None and last[0] != cmd.seat:
         # A win called on a discard that opened no window: say why it cannot be won on.
+        laid = kongs.laid_kong(last[1], log.hand.roles)
+        if laid is not None:  # never a discard: laying it out is a kong of its own
+            shown = "赖子" if laid == kongs.LAIZI_KONG else "skin"
+            raise RuleViolation("cannot_win", f"You cannot win on {last[1]}: a laid-out {shown} is no discard, nobody may claim it.")
         won = judge_in(log.hand, cmd.seat, Way(DISCARD), log.options, tile=last[1], source=last[0])
         if isinstance(won, Refusal):
             raise RuleViolation(won.code, f"You cannot win on {last[1]}: {won.message}")

@@ -84,7 +84,7 @@ class Hand:
     phase: Phase
     salt: bytes
     seed: bytes | None = None
-    last_discard: tuple[int, Tile] | None = None  # (seat, tile): explains why a discard cannot be won
+    last_discard: tuple[int, Tile] | None = None  # (seat, tile) discarded or laid out last: explains why it cannot be won
 
     def with_seat(
         self,

@@ -94,3 +94,33 @@ def test_a_wild_counts_as_the_tile_it_stands_for_for_every_fan():
 def test_the_wild_winning_tile_may_count_as_any_tile_it_completes():
     s = score("123m 456m 789m 234s 5p C", win="C", wild="C", self_drawn=True)
     assert s is not None and s.win_as == s.wild_for[0]
+
+
+# Rules revision 3: the pair and the set beside a 组合龙 are read like any hand's.
+KNITTED_WITH_258_PAIR = "147m 258p 369s 456m 55p"
+
+
+def test_pair_of_2_5_8_counts_beside_a_knitted_straight():
+    s = score(KNITTED_WITH_258_PAIR, win="6m", wild="E")
+    assert s is not None and {f.name: f.total for f in s.fans}["二五八将"] == 2
+    # 组合龙 12, 门前清 2, 平和 2, 无混 2, 胡 2 and 二五八将 2.
+    assert s.total == 22
+    assert fans("147m 258p 369s 55p", win="5p", melded=("chow 4m",))["二五八将"] == 2  # the set melded
+    assert fans("147m 258p 369s 5p C", win="5p", melded=("pong E",), wild="C")["二五八将"] == 2  # a 混 in the pair
+    assert fans("147m 258p 369s 999m 88s", win="9m")["二五八将"] == 2
+
+
+def test_pair_of_1_or_9_counts_beside_a_knitted_straight():
+    assert fans("147m 258p 369s 789p 11m", win="1m")["幺九头"] == 1
+    assert fans("147m 258p 369s 123p 99s", win="9s")["幺九头"] == 1
+
+
+def test_a_knitted_straight_is_no_chows_for_mixed_dragon():
+    # 147m 258p 369s is not 123 456 789: beside it one chow, never 混龙.
+    assert "混龙" not in fans("147m 258p 369s 123m 55p", win="5p")
+    assert "混龙" not in fans("147m 258p 369s 55p", win="5p", melded=("chow 7p",))
+
+
+def test_a_table_recorded_before_rules_3_read_no_pair_beside_a_knitted_straight():
+    s = score(KNITTED_WITH_258_PAIR, win="6m", wild="E", knitted_reads_pair=False)
+    assert s is not None and s.total == 20 and "二五八将" not in {f.name for f in s.fans}

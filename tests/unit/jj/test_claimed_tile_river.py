@@ -163,7 +163,7 @@ def test_an_old_record_without_the_option_replays_as_it_was_played():
             for key, value in OLD_RULES.items():
                 assert data["options"].pop(key) == value
         stored.append(decode(name, schema, data))
-    assert stored[0].options == RULESET.options({"wild": "none", "min_fan": 0, "claim_window": 2, **OLD_RULES})
+    assert stored[0].options == RULESET.new_options({"wild": "none", "min_fan": 0, **OLD_RULES})
     assert fold(RULESET, stored) == played.state
     chowed = next(n for n, ev in enumerate(stored) if isinstance(ev, Chowed))
     assert rivers(fold(RULESET, stored[: chowed + 1]))[0] == "3s"
@@ -232,3 +232,13 @@ def recorded(steps: list[tuple[Any, list[Any]]], before_the_option: bool = False
             out.append(RecordedEvent("t", version, GlobalPosition(0, version), name, schema, data, meta,
                                      datetime.now(UTC)))
     return out
+
+
+def test_xuezhan_winners_hands_are_seen_by_the_last_tile_count():
+    spec = json.loads((FOLDER / "xuezhan_last_tile_shown_by_a_winner.json").read_text(encoding="utf-8"))
+    played = run_scenario({**spec, "finish": "none"})
+    before_last_win = played.after[-2].hand
+    assert before_last_win.won == (1,)
+    three_s = parse_tile("3s")
+    assert visible(before_last_win)[three_s] == 2  # the two rivers
+    assert visible(before_last_win, winners_shown=True)[three_s] == 3  # and seat 1's winning tile

@@ -29,8 +29,8 @@ def test_heavenly_win_48_without_fully_concealed_and_paid_as_a_self_draw():
     got = fans_of(won)
     assert won.seat == 0 and won.how == "self_draw" and got["天胡"] == 48
     assert not {"不求人", "自摸", "门前清"} & set(got)
-    # 73 fans × 1.5 = 109.5 -> 110, split 37 / 37 / 36 (odd chip to the first payer after the winner).
-    assert won.scored.total == 73 and won.deltas == (110, -37, -37, -36)
+    # 73 fans × 1.5 = 109.5, a third each: 36.5 -> 37 / 37 / 37 (each payment rounded on its own).
+    assert won.scored.total == 73 and won.deltas == (111, -37, -37, -37)
 
 
 def test_earthly_win_24_on_a_non_dealers_first_draw():
@@ -122,3 +122,19 @@ def test_robbing_an_added_kong_wins_with_its_mcr_fan_and_the_kong_maker_pays():
     (won,) = wins("robbing_a_kong")
     assert won.how == "robbed_kong" and fans_of(won)["抢杠和"] == 8
     assert [(p.payer, p.reason) for p in won.payments] == [(1, "discard")]
+
+
+def test_xuezhan_the_last_tile_counts_an_earlier_winners_shown_tile_among_those_seen():
+    # Seat 1 self-draws the first 3s; seats 2 and 3 discard one each; the dealer self-draws the
+    # fourth, the three others seen: one of them only in seat 1's shown hand.
+    first, last = wins("xuezhan_last_tile_shown_by_a_winner")
+    assert (first.seat, str(first.tile), last.seat, str(last.tile)) == (1, "3s", 0, "3s")
+    assert "3s" in [str(t) for t in first.hand]
+    assert fans_of(last)["和绝张"] == 4
+
+
+def test_xuezhan_a_table_recorded_before_rules_3_did_not_count_the_winners_tiles_as_seen():
+    spec = json.loads((FOLDER / "xuezhan_last_tile_shown_by_a_winner.json").read_text(encoding="utf-8"))
+    played = run_scenario({**spec, "options": {**spec["options"], "winners_hands_seen": 0}})
+    last = [e for e in played.events if isinstance(e, Won)][-1]
+    assert last.seat == 0 and "和绝张" not in fans_of(last)
