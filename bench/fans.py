@@ -83,13 +83,15 @@ def winning_hand(rng: random.Random, wilds: int) -> tuple[tuple[int, ...], int]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=300, help="self-play hands")
-    ap.add_argument("--mixed", type=int, default=100, help="hands per round, search against brute force")
+    ap.add_argument("--mixed", type=int, help="hands per round, search against brute force (default 100)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--quick", action="store_true", help="a short run (60 self-play hands, 3 rounds of 40)")
     args = ap.parse_args()
     if args.quick:
-        args.hands, args.mixed = 60, 40
+        args.hands = 60
+    if args.mixed is None:
+        args.mixed = 40 if args.quick else 100
     rng = random.Random(args.seed)
 
     _clear()
