@@ -21,7 +21,8 @@ schema; its CPU is not in `server_cpu`) settles the hands as they end. `settleme
 `_p99_ms` are per hand with chips to move, from its `table.HandSettled` event's `recorded_at` in
 the log to the moment its `settle/...` transfers are seen committed by a reader polling the ledger
 every SETTLEMENT_POLL_S on a connection of its own: late by up to about one poll, never early.
-`settlement_unsettled_hands` counts such hands still without transfers when the run ended.
+`settlement_unsettled_hands` counts such hands still without transfers when the run ended (an
+error). A run in which no such hand ended has no lag to report: -1, and it says so.
 
 CPU per operation does not depend on how much CPU the bots leave the server:
 `server_cpu_ms_per_action` (full speed) and `paced_server_cpu_ms_per_action` are the server
@@ -671,6 +672,8 @@ async def main_async(args: argparse.Namespace) -> int:
         errors.update(run["errors"])
     if lag["unsettled"]:
         errors["hand not settled by the ledger"] += int(lag["unsettled"])
+    if not lag["hands"]:  # nothing to measure: no 0 that reads like a figure
+        lag["p50"] = lag["p99"] = -1.0
     echo_ms = echo["cpu_ms_per_op"]
 
     figures: dict[str, Any] = {
@@ -717,7 +720,8 @@ async def main_async(args: argparse.Namespace) -> int:
         ["echo ceiling", args.tables, echo["rps"], echo["p50_ms"], echo["p99_ms"], echo["server_cpu"],
          echo_ms, "-", "-", "-", echo_ms, sum(echo["errors"].values())],
         row("game, paced 1/s", args.paced_tables, paced),
-        ["settlement lag, full speed", args.tables, "-", lag["p50"], lag["p99"], "-", "-", "-", "-", "-", "-",
+        ["settlement lag, full speed", args.tables, "-", *([lag["p50"], lag["p99"]] if lag["hands"] else ["n/a"] * 2),
+         "-", "-", "-", "-", "-", "-",
          int(lag["unsettled"])],
     ]
     if args.workers > 1:
@@ -759,9 +763,13 @@ async def main_async(args: argparse.Namespace) -> int:
           f"{figures['cpu_per_action_vs_echo_call']} echo calls' CPU in the game process at full speed "
           f"({figures['paced_cpu_per_action_vs_echo_call']} paced), {figures['box_cpu_per_action_vs_echo_call']} "
           f"on the whole box ({figures['paced_box_cpu_per_action_vs_echo_call']} paced)")
-    print(f"settlement lag at full speed (a ledger process settling): p50 {lag['p50']} ms, "
-          f"p99 {lag['p99']} ms over {lag['hands']} hands (goal p99 <= 500 ms); "
-          f"{lag['unsettled']} hands unsettled at the end")
+    if lag["hands"]:
+        print(f"settlement lag at full speed (a ledger process settling): p50 {lag['p50']} ms, "
+              f"p99 {lag['p99']} ms over {lag['hands']} hands (goal p99 <= 500 ms); "
+              f"{lag['unsettled']} hands unsettled at the end")
+    else:
+        print("settlement lag: not measured, no hand with chips to move ended in the run (longer --seconds or "
+              "fewer --tables); written as -1")
     if errors:
         print(f"ERRORS: {figures['errors']:,} ({figures['error_kinds']}): the figures above are not valid")
     else:
