@@ -298,10 +298,10 @@ async def two_processes(db_url: str, redis_url: str, players: int, twice: float,
     import grpc
 
     from protocol.tokens import issue
-
-    refusals = {grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.ALREADY_EXISTS, grpc.StatusCode.ABORTED}
     from qipai.v1 import matchmaking_pb2 as pb
     from qipai.v1 import matchmaking_pb2_grpc
+
+    refusals = {grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.ALREADY_EXISTS, grpc.StatusCode.ABORTED}
 
     schema = f"bench_mm2_{uuid.uuid4().hex[:8]}"
     namespace = f"bench-mm2-{uuid.uuid4().hex[:8]}"
@@ -325,7 +325,7 @@ async def two_processes(db_url: str, redis_url: str, players: int, twice: float,
     rng = random.Random(7)
     waits: dict[str, float] = {}  # by ticket: a player racing themself may follow one ticket twice
     outcome: Counter[str] = Counter()
-    leftover: Counter[str] = Counter()
+    leftover: dict[str, set[str]] = {ruleset: set() for ruleset in SEATS}  # players still searching at the end
     last_match = [0.0]
     try:
         print("two processes: starting a game process and two matchmakers ...", file=sys.stderr, flush=True)
@@ -346,8 +346,10 @@ async def two_processes(db_url: str, redis_url: str, players: int, twice: float,
                 stream = stubs[maker].Queue(pb.QueueRequest(ruleset=ruleset),
                                             metadata=[("authorization", f"Bearer {token}")])
                 first = True
+            queue_of = ruleset  # a racing player's call may follow the ticket of the other ruleset
             try:
                 async for ticket in stream:
+                    queue_of = ticket.queue.split("/")[0] or queue_of
                     if ticket.state == pb.TICKET_STATE_MATCHED:
                         now = time.perf_counter()
                         waits[ticket.ticket_id] = min(now - started, waits.get(ticket.ticket_id, now))
@@ -361,7 +363,7 @@ async def two_processes(db_url: str, redis_url: str, players: int, twice: float,
                         return
                     first = False
             except asyncio.CancelledError:  # the run ended with this ticket still searching
-                leftover[ruleset] += 1
+                leftover.setdefault(queue_of, set()).add(player)
                 raise
             except grpc.aio.AioRpcError as exc:
                 if racing and first and exc.code() in refusals:
@@ -371,7 +373,6 @@ async def two_processes(db_url: str, redis_url: str, players: int, twice: float,
             finally:
                 stream.cancel()
 
-        stop = asyncio.Event()
         tasks: list[asyncio.Task[None]] = []
         n_twice = int(players * twice)
         for i in range(players):
@@ -392,15 +393,14 @@ async def two_processes(db_url: str, redis_url: str, players: int, twice: float,
                 last_count, quiet_since = len(waits), time.perf_counter()
             elif time.perf_counter() - quiet_since > QUIET_S:
                 break
-        stop.set()
         for t in tasks:
             if not t.done():
                 t.cancel()
         for r in await asyncio.gather(*tasks, return_exceptions=True):
             if isinstance(r, Exception):
                 errors.add(r)
-        for ruleset, n in leftover.items():  # fewer than a table's worth may wait for more players
-            if n >= SEATS[ruleset]:
+        for ruleset, waiting in leftover.items():  # fewer than a table's worth may wait for more players
+            if len(waiting) >= SEATS.get(ruleset, 1):
                 errors.add(f"{ruleset} tickets unmatched")
         for c in channels:
             await c.close()
@@ -424,7 +424,7 @@ async def two_processes(db_url: str, redis_url: str, players: int, twice: float,
         tmp.cleanup()
     waits_ms = sorted(int(w * 1000) for w in waits.values())
     return {"players": players, "twice": n_twice, "matched": len(waits), "per_s": len(waits) / elapsed, "p50": _pct(waits_ms, 50), "p99": _pct(waits_ms, 99),
-            "refused": outcome["refused"], "unmatched": sum(leftover.values()), **holds}
+            "refused": outcome["refused"], "unmatched": sum(map(len, leftover.values())), **holds}
 
 
 def _pct(values: list[int], pct: float) -> float:
@@ -483,7 +483,7 @@ async def main() -> int:
     if two is not None:
         print(f"two processes: {two['matched']:,} tickets matched, {two['seated']:,} players seated; "
               f"{two['twice']:,} players queued at both matchmakers at once: {two['refused']} of their calls "
-              f"turned away or tickets cancelled; {two['unmatched']} tickets still searching at the end (fewer than a table's worth "
+              f"turned away or tickets cancelled; {two['unmatched']} players still searching at the end (fewer than a table's worth "
               "per queue is no error)")
     print("seated twice: players the game's log holds at two seats at the end; bought in twice: players the "
           "ledger charged two buy-ins (burst: seats the fake game was asked for)")
