@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -33,3 +34,27 @@ def _fmt(value: object) -> str:
     if isinstance(value, int):
         return f"{value:,}"
     return str(value)
+
+
+class Errors:
+    """Errors counted by kind (the exception's type): every bench reports them, never hides them."""
+
+    def __init__(self) -> None:
+        self.kinds: Counter[str] = Counter()
+
+    def add(self, exc: BaseException | str) -> None:
+        """Count one error: an exception (by its type) or a kind named by the caller."""
+        self.kinds[exc if isinstance(exc, str) else type(exc).__name__] += 1
+
+    def __len__(self) -> int:
+        return sum(self.kinds.values())
+
+    def figures(self) -> dict[str, int | str]:
+        """`errors` (how many) and `error_kinds` ("Kind count, ..." most first; "" when none)."""
+        return {"errors": len(self), "error_kinds": ", ".join(f"{k} {n}" for k, n in self.kinds.most_common() if n > 0)}
+
+    def line(self) -> str:
+        """One line for under a table."""
+        if not self:
+            return "errors: 0"
+        return f"ERRORS: {len(self):,} ({self.figures()['error_kinds']}): the figures above are not valid"

@@ -4,7 +4,9 @@ PyPI `eventsourcing` library's PostgreSQL application recorder as the reference.
 The same workload for both: W concurrent writers, each appending one small JSON event at a time to
 its own stream, while one subscriber follows the global log. Ours runs W asyncio tasks over a
 pool; the reference (a synchronous library) runs W threads over a pool of the same size. The
-subscriber must see every event exactly once (`subscriber_missed` must be 0).
+subscriber must see every event exactly once (`subscriber_missed` and `subscriber_duplicates`,
+and the reference's `ref_subscriber_missed`, counted). Those, and appends that fail, are the
+run's `errors` (`error_kinds`): a run with any says so and exits 1.
 
     .venv/bin/python bench/eventstore.py [--quick] [--appends N] [--pool P] [--writers 1,16,64]
 
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import statistics
@@ -30,11 +33,13 @@ from psycopg import sql
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench._report import table, write  # noqa: E402
+from bench._report import Errors, table, write  # noqa: E402
 from services.eventstore import NewEvent, open_event_store  # noqa: E402
 
 DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/test"
 EVENT_TYPE = "bench.TileDiscarded"
+ERRORS = Errors()
+_ERRORS_LOCK = threading.Lock()  # the reference's writers are threads
 
 
 def _figures(writers: int, per_writer: int, total: int, elapsed: float, latencies: list,
@@ -93,7 +98,11 @@ async def _ours(url: str, writers: int, per_writer: int, pool: int) -> dict:
     async def writer(w: int) -> None:
         for n in range(per_writer):
             started = time.perf_counter()
-            await store.append(f"table-{w}", n, [NewEvent(EVENT_TYPE, _payload(w, n))])
+            try:
+                await store.append(f"table-{w}", n, [NewEvent(EVENT_TYPE, _payload(w, n))])
+            except Exception as exc:  # counted; its stream's later appends would conflict, so stop
+                ERRORS.add(f"append: {type(exc).__name__}")
+                return
             latencies.append(time.perf_counter() - started)
 
     try:
@@ -102,9 +111,10 @@ async def _ours(url: str, writers: int, per_writer: int, pool: int) -> dict:
         elapsed = time.perf_counter() - started
         done = time.perf_counter()
         total = writers * per_writer
-        async with asyncio.timeout(60):
-            while len(seen) < total:
-                await asyncio.sleep(0.005)
+        with contextlib.suppress(TimeoutError):  # what never arrived is counted as missed
+            async with asyncio.timeout(60):
+                while len(seen) < total:
+                    await asyncio.sleep(0.005)
         catch_up = time.perf_counter() - done
         await asyncio.sleep(0.2)  # a duplicate would show up now
     finally:
@@ -153,9 +163,14 @@ def _reference(url: str, writers: int, per_writer: int, pool: int) -> dict:
     def writer(w: int) -> None:
         for n in range(per_writer):
             started = time.perf_counter()
-            recorder.insert_events([
-                StoredEvent(f"table-{w}", n + 1, EVENT_TYPE, json.dumps(_payload(w, n)).encode())
-            ])
+            try:
+                recorder.insert_events([
+                    StoredEvent(f"table-{w}", n + 1, EVENT_TYPE, json.dumps(_payload(w, n)).encode())
+                ])
+            except Exception as exc:  # counted; its stream's later appends would conflict, so stop
+                with _ERRORS_LOCK:
+                    ERRORS.add(f"reference append: {type(exc).__name__}")
+                return
             latencies.append(time.perf_counter() - started)
 
     follower = threading.Thread(target=subscriber, daemon=True)
@@ -219,6 +234,10 @@ def main(argv: list[str] | None = None) -> int:
     figures["subscriber_missed"] = missed
     figures["subscriber_duplicates"] = duplicates
     figures["ref_subscriber_missed"] = ref_missed
+    ERRORS.kinds["subscriber missed"] += missed
+    ERRORS.kinds["subscriber duplicate"] += duplicates
+    ERRORS.kinds["reference subscriber missed"] += ref_missed
+    figures |= ERRORS.figures()
     print(table(
         ["writers", "appends/s", "ref appends/s", "ratio", "p50 ms", "p99 ms", "ref p50 ms",
          "ref p99 ms", "lag p50 ms", "lag p99 ms", "ref lag p99 ms", "missed+dup"],
@@ -228,8 +247,9 @@ def main(argv: list[str] | None = None) -> int:
         goal = figures["ratio_vs_eventsourcing_64"]
         print(f"goal: ratio >= 3 at 64 writers with nothing missed -> {goal} "
               f"{'met' if goal >= 3 and missed == 0 and duplicates == 0 else 'NOT met'}")
+    print(ERRORS.line())
     print(f"wrote {write('eventstore', figures)}")
-    return 1 if missed or duplicates else 0
+    return 1 if ERRORS else 0
 
 
 if __name__ == "__main__":

@@ -1,21 +1,33 @@
 """jj's fan count: PyMahjongGB calls per win over self-play, the 4-混 win check (us_per_win_4hun, CPU time:
 does the hand win with 8+ fans, cold caches) and the best scoring of that win, and the 混 search
-against trying every substitution on the same hands (ratio_vs_bruteforce), in the same run.
+against a fair brute force on the same hands (ratio_vs_bruteforce), in the same run.
 
-    .venv/bin/python bench/fans.py [--hands 300] [--seed 1]      (also run by `make bench`)
+The brute force is what one would write first without the search, done fairly: every
+substitution of the 混, each first checked for a winning shape (`hun.shape_wins`, the cheap
+test the search uses too), and only those that have one scored (PyMahjongGB, then jj's
+additions), keeping the best. Without that prefilter most substitutions would go to PyMahjongGB
+only to be refused. Both must give the same scoring for every hand (`disagreements`, counted:
+an error). The hands (0 to 3 混, built as wins) come in `--rounds` rounds (default 3) of
+`--mixed` hands each (default 100), each round its own hands; the ratio is the round's brute-force
+CPU time ÷ the search's, reported as the median with the lowest and highest round
+(`ratio_vs_bruteforce_min` / `_max`).
+
+    .venv/bin/python bench/fans.py [--hands 300] [--mixed 100] [--rounds 3] [--seed 1]
+                                                                 (also run by `make bench`)
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench._report import table, write  # noqa: E402
+from bench._report import Errors, table, write  # noqa: E402
 from clients.selfplay import play  # noqa: E402
 from engine.jj import hun, mcr, winning  # noqa: E402
 from engine.jj.fans import Situation  # noqa: E402
@@ -26,6 +38,23 @@ WILD = 31  # 中 as the 混 of the generated hands
 def _clear() -> None:
     for cached in (hun.completions, hun.shape_wins, mcr.mcr_fans, winning._search):
         cached.cache_clear()
+
+
+def brute_force(c: tuple[int, ...], win: int, sit: Situation) -> winning.Scored | None:
+    """The best scoring by trying every substitution of the 混, each prefiltered by its shape."""
+    naturals, wilds = hun.split(c, WILD)
+    in_melds, packs = winning._meld_info((), 0)
+    best: winning.Scored | None = None
+    for full in hun.brute_force(naturals, wilds, in_melds):
+        if not hun.shape_wins(full, 0, 0):
+            continue
+        stood_for = tuple(t for t in range(34) for _ in range(full[t] - naturals[t]))
+        for win_as in winning._win_choices(full, stood_for, win, WILD):
+            floor = -1 if best is None else best.total
+            scored = winning._score_natural(full, wilds, (), packs, stood_for, win_as, sit, (0,) * 34, floor)
+            if scored is not None and (best is None or scored.total > best.total):
+                best = scored
+    return best
 
 
 def winning_hand(rng: random.Random, wilds: int) -> tuple[tuple[int, ...], int]:
@@ -51,14 +80,18 @@ def winning_hand(rng: random.Random, wilds: int) -> tuple[tuple[int, ...], int]:
         return tuple(c), win
 
 
-def main() -> None:
+def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--hands", type=int, default=300)
+    ap.add_argument("--hands", type=int, default=300, help="self-play hands")
+    ap.add_argument("--mixed", type=int, help="hands per round, search against brute force (default 100)")
+    ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--quick", action="store_true", help="a short run (60 self-play hands)")
+    ap.add_argument("--quick", action="store_true", help="a short run (60 self-play hands, 3 rounds of 40)")
     args = ap.parse_args()
     if args.quick:
         args.hands = 60
+    if args.mixed is None:
+        args.mixed = 40 if args.quick else 100
     rng = random.Random(args.seed)
 
     _clear()
@@ -88,17 +121,29 @@ def main() -> None:
         hun.shape_wins(tuple(naturals), 4, 0)
     us_check_4 = (time.process_time() - started) / len(four) * 1e6
 
-    mixed = [winning_hand(rng, rng.randint(0, 3)) for _ in range(30)]
-    started = time.process_time()
-    for c, win in mixed:
-        _clear()
-        winning.best_win(c, WILD, (), 0, win, sit)
-    searched = time.process_time() - started
-    started = time.process_time()
-    for c, win in mixed:
-        _clear()
-        winning.best_by_brute_force(c, WILD, (), 0, win, sit)
-    brute = time.process_time() - started
+    errors = Errors()
+    ratios: list[float] = []
+    searched = brute = 0.0
+    for _ in range(args.rounds):
+        mixed = [winning_hand(rng, rng.randint(0, 3)) for _ in range(args.mixed)]
+        found = []
+        started = time.process_time()
+        for c, win in mixed:
+            _clear()
+            found.append(winning.best_win(c, WILD, (), 0, win, sit))
+        round_searched = time.process_time() - started
+        by_brute = []
+        started = time.process_time()
+        for c, win in mixed:
+            _clear()
+            by_brute.append(brute_force(c, win, sit))
+        round_brute = time.process_time() - started
+        for a, b in zip(found, by_brute, strict=True):
+            if (a is None) != (b is None) or (a is not None and b is not None and a.total != b.total):
+                errors.add("search and brute force disagree")
+        ratios.append(round_brute / round_searched if round_searched else 0.0)
+        searched, brute = searched + round_searched, brute + round_brute
+    n_mixed = args.mixed * args.rounds
 
     figures = {
         "hands": summary.hands,
@@ -108,13 +153,21 @@ def main() -> None:
         "us_per_win_4hun": round(us_4, 1),
         "us_per_best_scoring_4hun": round(us_best_4, 1),
         "us_per_shape_check_4hun": round(us_check_4, 1),
-        "ratio_vs_bruteforce": round(brute / searched, 1) if searched else 0.0,
-        "search_ms_per_hand": round(searched / len(mixed) * 1e3, 3),
-        "bruteforce_ms_per_hand": round(brute / len(mixed) * 1e3, 3),
+        "ratio_vs_bruteforce": round(statistics.median(ratios), 1) if ratios else 0.0,
+        "ratio_vs_bruteforce_min": round(min(ratios, default=0.0), 1),
+        "ratio_vs_bruteforce_max": round(max(ratios, default=0.0), 1),
+        "bruteforce_hands": n_mixed,
+        "bruteforce_rounds": args.rounds,
+        "search_ms_per_hand": round(searched / max(n_mixed, 1) * 1e3, 3),
+        "bruteforce_ms_per_hand": round(brute / max(n_mixed, 1) * 1e3, 3),
+        **errors.figures(),
     }
     print(table(["figure", "value"], list(figures.items())))
+    print(f"search against the prefiltered brute force, ratio per round: {', '.join(f'{r:.1f}' for r in ratios)}")
+    print(errors.line())
     print(f"wrote {write('fans', figures)}")
+    return 1 if errors else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

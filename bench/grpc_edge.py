@@ -17,6 +17,10 @@ Runs the variants side by side (one server each, the same load on each, one CPU 
 per Act call alone (`unary`: no streams) and per action with `--watchers` streams per table
 (`mixed`); per stream message = (mixed - unary) / watchers.
 
+Calls and streams that fail (other than cut off by the bench's own shutdown), and a run whose
+streams did not bring `--watchers` messages per Act, are counted (`errors`, `error_kinds`): a run
+with any says so and exits 1.
+
     .venv/bin/python bench/grpc_edge.py --reps 3
 """
 
@@ -38,6 +42,7 @@ sys.path.insert(0, str(ROOT))
 from bench import _report  # noqa: E402
 
 SECRET = "bench-secret-bench-secret-bench-secret"
+ERRORS = _report.Errors()
 EDGE_MODULES = ("services/status.py", "services/auth.py", "services/ratelimit.py",
                 "services/game/forwarding.py")
 
@@ -175,9 +180,13 @@ async def drive(ports: list[int], tables: int, watchers: int, seconds: float,
     async def watch(server: int, stub: Any, table_id: str, md: Any) -> None:
         call = stub.Watch(game_pb2.WatchRequest(table_id=table_id), metadata=md)
         streams.append(call)
-        async for _ in call:
-            if measuring:
-                messages[server] += 1
+        try:
+            async for _ in call:
+                if measuring:
+                    messages[server] += 1
+        except grpc.aio.AioRpcError as exc:
+            if not stop:
+                ERRORS.add(f"Watch {exc.code().name}")
 
     async def table(server: int, n: int) -> None:
         chans = channels[server]
@@ -202,7 +211,11 @@ async def drive(ports: list[int], tables: int, watchers: int, seconds: float,
     cpu = [_cpu_seconds(pid) - c for pid, c in zip(pids, cpu0, strict=True)]
     measuring = False
     stop = True
-    await asyncio.gather(*tasks, return_exceptions=True)
+    for result in await asyncio.gather(*tasks, return_exceptions=True):
+        if isinstance(result, grpc.aio.AioRpcError):
+            ERRORS.add(f"Act {result.code().name}")
+        elif isinstance(result, Exception):
+            ERRORS.add(result)
     for call in streams:
         call.cancel()
     for chans in channels:
@@ -210,7 +223,8 @@ async def drive(ports: list[int], tables: int, watchers: int, seconds: float,
             await chan.close()
     for server, count in enumerate(acts):
         if watchers and abs(messages[server] / max(1, count) - watchers) > 0.5:
-            print(f"  (warning: {messages[server] / max(1, count):.2f} messages per Act)", file=sys.stderr)
+            print(f"  {messages[server] / max(1, count):.2f} messages per Act, not {watchers}", file=sys.stderr)
+            ERRORS.add("stream messages per Act off by more than 0.5")
     return [1e6 * c / max(1, n) for c, n in zip(cpu, acts, strict=True)]
 
 
@@ -246,7 +260,7 @@ def run(variants: list[str], options: list[tuple[str, Any]], args: argparse.Name
             proc.wait()
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--serve")
     parser.add_argument("--port", type=int)
@@ -266,7 +280,7 @@ def main() -> None:
     options = [tuple(o) for o in json.loads(args.options)]
     if args.serve:
         serve(args.serve, args.port, options, args.old)
-        return
+        return 0
     env = dict(kv.split("=", 1) for kv in args.env.split(",") if kv)
     variants = args.variants.split(",")
     results: dict[str, list[tuple[float, float]]] = {v: [] for v in variants}
@@ -286,7 +300,10 @@ def main() -> None:
         figures["edge_vs_bare_per_action"] = figures["edge_us_per_action"] / max(1e-9, figures["bare_us_per_action"])
     print(f"server CPU, median of {args.reps} (an action: 1 Act + {args.watchers} stream messages)")
     print(_report.table(["variant", "us per Act call", "us per action", "us per message"], rows))
+    figures |= ERRORS.figures()
+    print(ERRORS.line())
     print(f"wrote {_report.write('grpc_edge', figures)}")
+    return 1 if ERRORS else 0
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -2,8 +2,10 @@
 
 1. Full speed: T tables (default 200) of greedy bots acting as fast as they can; actions/s and
    the Act round trip's p50/p99.
-2. The ceiling: a bare grpc.aio unary echo service on this machine, driven the same way, in the
-   same run; `ratio_vs_echo` = actions/s ÷ echo calls/s.
+2. The ceiling: a bare grpc.aio unary echo service on this machine, driven the same way (as many
+   callers as tables, over as many connections as the bots use: one per TABLES_PER_CONNECTION
+   tables, `echo_connections` / `connections`), in the same run; `ratio_vs_echo` = actions/s ÷
+   echo calls/s.
 3. Paced: N tables (default 2,000), each seat thinking one second before each decision (about
    one action per table per second, since mostly one seat decides at a time); Act p99 and the
    server process's CPU.
@@ -19,13 +21,30 @@ schema; its CPU is not in `server_cpu`) settles the hands as they end. `settleme
 `_p99_ms` are per hand with chips to move, from its `table.HandSettled` event's `recorded_at` in
 the log to the moment its `settle/...` transfers are seen committed by a reader polling the ledger
 every SETTLEMENT_POLL_S on a connection of its own: late by up to about one poll, never early.
-`settlement_unsettled_hands` counts such hands still without transfers when the run ended.
+`settlement_unsettled_hands` counts such hands still without transfers when the run ended (an
+error). A run in which no such hand ended has no lag to report: -1, and it says so.
 
 CPU per operation does not depend on how much CPU the bots leave the server:
 `server_cpu_ms_per_action` (full speed) and `paced_server_cpu_ms_per_action` are the server
 process's CPU seconds over the measured window ÷ the actions acknowledged in it, in ms;
 `echo_cpu_ms_per_call` is the echo server's the same way; `cpu_per_action_vs_echo_call` and
 `paced_cpu_per_action_vs_echo_call` are how many echo calls' worth of CPU one action costs.
+
+The game process is not all an action costs. `[paced_|workers_]box_cpu_ms_per_action` is the
+CPU of every process it goes through, by pid, over the same window ÷ the same actions: the game
+process (and its workers), the ledger process (the full-speed run only; the paced run has none),
+the Postgres backends serving their connections (a process per connection, found by the
+client ports of the sockets those processes hold, in pg_stat_activity) and the Redis server;
+each part also on its own (`ledger_`, `postgres_`, `redis_cpu_ms_per_action`), and
+`box_cpu_per_action_vs_echo_call` the box's figure in echo calls (the echo call has no other
+process). On a shared machine the Redis server serves others too, so its part is an upper
+bound; `postgres_all_cpu_ms_per_action` counts every Postgres process (the postmaster, its
+background writers, all backends, those that exited: an upper bound on a shared server).
+
+Errors (a bot's call failing other than at the bench's own shutdown, an echo call failing, a
+hand the ledger did not settle) are counted by kind: `errors`, `error_kinds`, per run
+`[paced_|workers_]errors`, a column of the table; a run with any exits 1 and says its figures are
+not valid.
 The window opens once every seat's Watch stream has caught up on its table's history (the first
 update of each; `warm_up_s` / `paced_warm_up_s` say how long that took, at most WARM_UP_MAX_S:
 at that cap some streams were still catching up and the figures include that start-up work).
@@ -48,6 +67,7 @@ import argparse
 import asyncio
 import collections
 import contextlib
+import dataclasses
 import os
 import random
 import shutil
@@ -170,6 +190,123 @@ def _machine_ticks() -> tuple[int, int]:
     return total - idle, total
 
 
+def _stat(pid: int) -> list[str]:
+    """/proc/<pid>/stat's fields from the state on (index 11: utime, 12: stime, 13: cutime,
+    14: cstime); [] once the process is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (FileNotFoundError, ProcessLookupError):
+        return []
+
+
+def _own_cpu(pid: int, reaped: bool = False) -> float:
+    """CPU seconds of `pid` alone, with `reaped` also of its children that have exited."""
+    fields = _stat(pid)
+    if not fields:
+        return 0.0
+    ticks = int(fields[11]) + int(fields[12]) + ((int(fields[13]) + int(fields[14])) if reaped else 0)
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _tree(pid: int) -> list[int]:
+    """`pid` and its live descendants."""
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    try:
+        kids = [int(c) for c in children.read_text().split()]
+    except (FileNotFoundError, ProcessLookupError):
+        kids = []
+    return [pid] + [d for kid in kids for d in _tree(kid)]
+
+
+def _ports_to(pids: list[int], remote_port: int) -> list[int]:
+    """The local TCP ports of the sockets `pids` hold that are connected to `remote_port`."""
+    inodes: set[str] = set()
+    for pid in pids:
+        with contextlib.suppress(FileNotFoundError, ProcessLookupError, PermissionError):
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                with contextlib.suppress(OSError):
+                    link = os.readlink(f"/proc/{pid}/fd/{fd}")
+                    if link.startswith("socket:["):
+                        inodes.add(link[8:-1])
+    ports = []
+    for table_file in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(FileNotFoundError):
+            for line in Path(table_file).read_text().splitlines()[1:]:
+                cols = line.split()
+                if cols[9] in inodes and int(cols[2].rsplit(":", 1)[1], 16) == remote_port:
+                    ports.append(int(cols[1].rsplit(":", 1)[1], 16))
+    return ports
+
+
+class BoxCpu:
+    """CPU seconds of every process an action goes through, by pid: the game node (with its
+    workers), the ledger process, the Postgres backends serving their connections (Postgres
+    runs a process per connection: found by the client ports the node's sockets use), and the
+    Redis server. Also every process of the Postgres server (its postmaster, background writers
+    and all backends, other clients' included: an upper bound on a shared server). Redis is one
+    process serving every client, so on a shared Redis its figure includes others' work too."""
+
+    def __init__(self, game_pid: int, ledger_pid: int | None, db: str, redis: str) -> None:
+        from urllib.parse import urlparse
+
+        self._game, self._ledger, self._db = game_pid, ledger_pid, db
+        self._pg_port = urlparse(db).port or 5432
+        self._postmaster = self._redis = None
+        with contextlib.suppress(Exception):  # a server on another machine: its part is left out
+            import psycopg
+
+            with psycopg.connect(db, autocommit=True) as conn:
+                row = conn.execute("SELECT pg_backend_pid()").fetchone()
+            ppid = int(_stat(int(row[0]))[1]) if row else 0
+            self._postmaster = ppid if _stat(ppid) else None
+        with contextlib.suppress(Exception):
+            import redis as redis_lib
+
+            client = redis_lib.Redis.from_url(redis)
+            pid = int(client.info("server")["process_id"])
+            client.close()
+            self._redis = pid if _stat(pid) else None
+        self._start: dict[str, Any] = {}
+
+    def _backends(self) -> dict[int, float]:
+        """Our Postgres backends and their CPU so far."""
+        import psycopg
+
+        ours = _tree(self._game) + ([self._ledger] if self._ledger else [])
+        ports = _ports_to(ours, self._pg_port)
+        if not ports:
+            return {}
+        with psycopg.connect(self._db, autocommit=True) as conn:
+            rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE client_port = ANY(%s)", (ports,)).fetchall()
+        return {pid: _own_cpu(pid) for (pid,) in rows}
+
+    def _sample(self) -> dict[str, Any]:
+        pm = self._postmaster
+        return {"game": sum(_own_cpu(p) for p in _tree(self._game)),
+                "ledger": _own_cpu(self._ledger) if self._ledger else 0.0,
+                "backends": self._backends() if pm else {},
+                "postgres_all": (_own_cpu(pm, reaped=True) + sum(_own_cpu(p) for p in _tree(pm)[1:])) if pm else 0.0,
+                "redis": _own_cpu(self._redis) if self._redis else 0.0}
+
+    def start(self) -> None:
+        self._start = self._sample()
+
+    def stop(self) -> dict[str, float]:
+        """CPU seconds of each part since start(); `postgres`/`redis` are -1 when not measured
+        (the server is not on this machine)."""
+        end, begin = self._sample(), self._start
+        # A backend seen only at the end counts whole: its connection opened in the window.
+        postgres = sum(cpu - begin["backends"].get(pid, 0.0) for pid, cpu in end["backends"].items())
+        parts = {k: end[k] - begin[k] for k in ("game", "ledger", "postgres_all", "redis")}
+        parts["postgres"] = postgres
+        if self._postmaster is None:
+            parts["postgres"] = parts["postgres_all"] = -1.0
+        if self._redis is None:
+            parts["redis"] = -1.0
+        parts["box"] = sum(parts[k] for k in ("game", "ledger", "postgres", "redis") if parts[k] > 0)
+        return parts
+
+
 def _pct(values: list[float], q: float) -> float:
     if not values:
         return 0.0
@@ -219,34 +356,47 @@ asyncio.run(main())
 """
 
 
-async def echo_run(concurrency: int, seconds: float) -> dict[str, float]:
-    """Echo calls at `concurrency` for `seconds`: calls/s, latency, and the echo server's CPU."""
+async def echo_run(concurrency: int, seconds: float,
+                   per_connection: int = TABLES_PER_CONNECTION) -> dict[str, Any]:
+    """Echo calls at `concurrency` for `seconds`, a connection per `per_connection` callers as
+    the game's bots have per tables: calls/s, latency, and the echo server's CPU."""
     port = _free_port()
     proc = subprocess.Popen([sys.executable, "-c", ECHO_SERVER, f"127.0.0.1:{port}"])
+    connections = -(-concurrency // per_connection)
+    errors: collections.Counter[str] = collections.Counter()
     try:
-        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as chan:
-            call = chan.unary_unary(ECHO)
-            for _ in range(50):
-                try:
-                    await call(b"x" * 64, timeout=1)
-                    break
-                except grpc.aio.AioRpcError:
-                    await asyncio.sleep(0.1)
+        async with contextlib.AsyncExitStack() as stack:
+            calls = []
+            for _ in range(connections):
+                chan = await stack.enter_async_context(channel(f"127.0.0.1:{port}", own_connection=True))
+                calls.append(chan.unary_unary(ECHO))
+            for call in calls:
+                for _ in range(50):
+                    try:
+                        await call(b"x" * 64, timeout=1)
+                        break
+                    except grpc.aio.AioRpcError:
+                        await asyncio.sleep(0.1)
             latencies: list[float] = []
             stop = time.monotonic() + seconds
 
-            async def worker() -> None:
-                payload = b"x" * 64
+            async def worker(n: int) -> None:
+                payload, call = b"x" * 64, calls[n // per_connection]
                 while time.monotonic() < stop:
                     t = time.monotonic()
-                    await call(payload)
+                    try:
+                        await call(payload)
+                    except grpc.aio.AioRpcError as exc:  # counted and reported, never hidden
+                        errors[f"echo {exc.code().name}"] += 1
+                        continue
                     latencies.append(time.monotonic() - t)
 
             cpu0, started = _cpu_seconds(proc.pid), time.monotonic()
-            await asyncio.gather(*(worker() for _ in range(concurrency)))
+            await asyncio.gather(*(worker(n) for n in range(concurrency)))
             elapsed, cpu = time.monotonic() - started, _cpu_seconds(proc.pid) - cpu0
         return {"rps": len(latencies) / elapsed, "p50_ms": _pct(latencies, 0.5), "p99_ms": _pct(latencies, 0.99),
-                "server_cpu": cpu / elapsed, "cpu_ms_per_op": 1000 * cpu / max(1, len(latencies))}
+                "server_cpu": cpu / elapsed, "cpu_ms_per_op": 1000 * cpu / max(1, len(latencies)),
+                "connections": connections, "errors": errors}
     finally:
         proc.kill()
         proc.wait()
@@ -255,12 +405,20 @@ async def echo_run(concurrency: int, seconds: float) -> dict[str, float]:
 # --- the game service ------------------------------------------------------------------------
 
 
-async def tables_run(address: str, pid: int, tables: int, seconds: float, pace_s: float,
+def _error_kind(exc: BaseException) -> str:
+    if isinstance(exc, grpc.aio.AioRpcError):
+        return f"{exc.code().name}: {(exc.details() or '')[:80]}"
+    return type(exc).__name__
+
+
+async def tables_run(node: Node, tables: int, seconds: float, pace_s: float,
                      label: str, rulesets: list[str], profile: str | None = None,
                      per_connection: int = TABLES_PER_CONNECTION) -> dict[str, Any]:
     """Bots at `tables` tables (of `rulesets` in turn) for `seconds` after a warm-up (every
     table making its first moves at once is a start-up burst, not the steady state); Act
-    latencies and the server's CPU over the measured window."""
+    latencies, the server's CPU and every part's (BoxCpu) over the measured window."""
+    address, pid = node.address, node.pid
+    box = BoxCpu(node.pid, node.ledger_pid, node.db, node.redis)
     latencies: list[float] = []
     measuring = False
     errors: list[str] = []
@@ -300,7 +458,7 @@ async def tables_run(address: str, pid: int, tables: int, seconds: float, pace_s
                                 pace_s=pace_s, stop=stop)
             except Exception as exc:  # counted and reported, never hidden
                 if not stop.is_set():  # calls cut off by the bench's own shutdown are not errors
-                    errors.append(repr(exc))
+                    errors.append(_error_kind(exc))
 
         steady_gc()  # the load generator's own collection pauses would count as latency
         print(f"{label}: warming up (until every seat's stream has caught up), then playing for {seconds:.0f} s ...",
@@ -318,6 +476,7 @@ async def tables_run(address: str, pid: int, tables: int, seconds: float, pace_s
               f"/{len(seated)} streams caught up)", file=sys.stderr, flush=True)
         measuring = True
         MESSAGES.clear()
+        box.start()
         cpu0, t0, bots0, machine0 = _cpu_seconds(pid), time.monotonic(), time.process_time(), _machine_ticks()
         if profile:  # the server's collapsed stacks while it plays (py-spy: `make bench` installs it)
             beside = Path(sys.executable).with_name("py-spy")
@@ -332,6 +491,7 @@ async def tables_run(address: str, pid: int, tables: int, seconds: float, pace_s
         cpu = (_cpu_seconds(pid) - cpu0) / elapsed
         bots_cpu = (time.process_time() - bots0) / elapsed
         machine = _machine_ticks()
+        parts = box.stop()
         busy = (machine[0] - machine0[0]) / max(1, machine[1] - machine0[1])
         messages = dict(MESSAGES)
         stop.set()
@@ -339,10 +499,13 @@ async def tables_run(address: str, pid: int, tables: int, seconds: float, pace_s
         for t in tasks:
             t.cancel()
     window = latencies[:n_actions]
-    for kind in sorted(set(errors))[:5]:
-        print(f"  bot error ({errors.count(kind)}x): {kind[:200]}", file=sys.stderr)
+    kinds = collections.Counter(errors)
+    for kind, count in kinds.most_common(5):
+        print(f"  bot error ({count}x): {kind[:200]}", file=sys.stderr)
+    acked = max(n_actions, 1)
     return {"actions_per_s": n_actions / elapsed, "p50_ms": _pct(window, 0.5),
-            "p99_ms": _pct(window, 0.99), "server_cpu": cpu, "bots_cpu": bots_cpu, "errors": len(errors),
+            "p99_ms": _pct(window, 0.99), "server_cpu": cpu, "bots_cpu": bots_cpu, "errors": kinds,
+            "part_ms_per_op": {k: (1000 * v / acked if v >= 0 else -1.0) for k, v in parts.items()},
             "mean_ms": statistics.fmean(window) * 1000 if window else 0.0,
             "cpu_ms_per_op": 1000 * cpu / max(n_actions / elapsed, 1e-9), "warm_up_s": warm_up_s,
             "messages": {k: v / max(1, n_actions) for k, v in messages.items()},
@@ -412,11 +575,24 @@ class SettlementWatch:
                 "unsettled": len(hands) - len(lags)}
 
 
+@dataclasses.dataclass(frozen=True)
+class Node:
+    """A game node under test: its address, its pid (a supervisor's with workers), its ledger
+    process's pid (None without one), the live state, and the database and Redis it uses."""
+
+    address: str
+    pid: int
+    ledger_pid: int | None
+    live: Any
+    db: str
+    redis: str
+
+
 @contextlib.asynccontextmanager
 async def game_node(name: str, workers: int = 1,
-                    lag: dict[str, float] | None = None) -> AsyncIterator[tuple[str, int, Any]]:
+                    lag: dict[str, float] | None = None) -> AsyncIterator[Node]:
     """A fresh game node (its own schema and key prefix, removed afterwards), or `workers` of
-    them under one supervisor: the address, the pid, and the live state they share.
+    them under one supervisor.
     Each run gets its own, so that one run's abandoned tables (timing out, then played by the
     server) do not load the next. With `lag`, a ledger process settles the hands and `lag` gets
     the settlement lag figures (SettlementWatch.finish) when the node stops."""
@@ -446,7 +622,7 @@ async def game_node(name: str, workers: int = 1,
             watch = SettlementWatch(db, schema)
         while len(await live.live_nodes()) < workers:  # the first to answer made it healthy
             await asyncio.sleep(0.1)
-        yield f"127.0.0.1:{port}", server.pid, live
+        yield Node(f"127.0.0.1:{port}", server.pid, ledger.pid if ledger is not None else None, live, db, redis)
     finally:
         server.send_signal(signal.SIGINT)
         server.wait(30)
@@ -468,57 +644,85 @@ async def _tables_per_node(live: Any, table_ids: list[str]) -> list[int]:
     return sorted(counts.values(), reverse=True)
 
 
+# The parts of BoxCpu, as figure names (`<part>_cpu_ms_per_action`) and table columns.
+PARTS = (("game", "game"), ("ledger", "ledger"), ("postgres", "Postgres"), ("redis", "Redis"))
+
+
 async def main_async(args: argparse.Namespace) -> int:
     lag: dict[str, float] = {}
-    async with game_node("fast", lag=lag) as (address, pid, _):
-        fast = await tables_run(address, pid, args.tables, args.seconds, 0.0, "full speed",
-                                args.rulesets, args.profile)
+    async with game_node("fast", lag=lag) as node:
+        fast = await tables_run(node, args.tables, args.seconds, 0.0, "full speed", args.rulesets, args.profile)
     echo = await echo_run(args.tables, args.seconds)
-    async with game_node("paced") as (address, pid, _):
-        paced = await tables_run(address, pid, args.paced_tables, args.seconds, 1.0, "paced",
+    async with game_node("paced") as node:
+        paced = await tables_run(node, args.paced_tables, args.seconds, 1.0, "paced",
                                  args.rulesets, _paced_profile(args.profile))
     spread: list[int] = []
+    runs: list[tuple[str, dict[str, Any]]] = [("", fast), ("paced_", paced)]
     if args.workers > 1:
-        async with game_node("workers", args.workers) as (address, pid, live):
+        async with game_node("workers", args.workers) as node:
             # Eight connections per worker or more, so the kernel has something to spread.
             per_connection = max(1, min(TABLES_PER_CONNECTION, args.tables // (8 * args.workers)))
-            many = await tables_run(address, pid, args.tables, args.seconds, 0.0,
+            many = await tables_run(node, args.tables, args.seconds, 0.0,
                                     f"full speed, {args.workers} workers", args.rulesets,
                                     per_connection=per_connection)
-            spread = await _tables_per_node(live, many["table_ids"])
+            spread = await _tables_per_node(node.live, many["table_ids"])
+        runs.append(("workers_", many))
+    errors: collections.Counter[str] = collections.Counter(echo["errors"])
+    for _, run in runs:
+        errors.update(run["errors"])
+    if lag["unsettled"]:
+        errors["hand not settled by the ledger"] += int(lag["unsettled"])
+    if not lag["hands"]:  # nothing to measure: no 0 that reads like a figure
+        lag["p50"] = lag["p99"] = -1.0
+    echo_ms = echo["cpu_ms_per_op"]
 
-    figures = {
+    figures: dict[str, Any] = {
         "tables": args.tables, "actions_per_s": round(fast["actions_per_s"], 1),
         "p50_ms": round(fast["p50_ms"], 2), "p99_ms": round(fast["p99_ms"], 2),
         "server_cpu_full_speed": round(fast["server_cpu"], 2), "bots_cpu_full_speed": round(fast["bots_cpu"], 2),
-        "errors": fast["errors"] + paced["errors"],
         "echo_rps": round(echo["rps"], 1), "ratio_vs_echo": round(fast["actions_per_s"] / echo["rps"], 3),
+        "echo_connections": echo["connections"], "connections": -(-args.tables // TABLES_PER_CONNECTION),
         "paced_tables": args.paced_tables, "paced_actions_per_s": round(paced["actions_per_s"], 1),
         "paced_p99_ms": round(paced["p99_ms"], 2), "paced_server_cpu": round(paced["server_cpu"], 2),
         "paced_bots_cpu": round(paced["bots_cpu"], 2),
         "warm_up_s": round(fast["warm_up_s"], 1), "paced_warm_up_s": round(paced["warm_up_s"], 1),
         "server_cpu_ms_per_action": round(fast["cpu_ms_per_op"], 3),
         "paced_server_cpu_ms_per_action": round(paced["cpu_ms_per_op"], 3),
-        "echo_cpu_ms_per_call": round(echo["cpu_ms_per_op"], 3),
-        "cpu_per_action_vs_echo_call": round(fast["cpu_ms_per_op"] / echo["cpu_ms_per_op"], 2),
-        "paced_cpu_per_action_vs_echo_call": round(paced["cpu_ms_per_op"] / echo["cpu_ms_per_op"], 2),
+        "echo_cpu_ms_per_call": round(echo_ms, 3),
+        "cpu_per_action_vs_echo_call": round(fast["cpu_ms_per_op"] / echo_ms, 2),
+        "paced_cpu_per_action_vs_echo_call": round(paced["cpu_ms_per_op"] / echo_ms, 2),
         "settlement_lag_p50_ms": lag["p50"], "settlement_lag_p99_ms": lag["p99"],
         "settled_hands": lag["hands"], "settlement_unsettled_hands": lag["unsettled"],
+        "cores": os.cpu_count() or 0,
     }
-    figures["cores"] = os.cpu_count() or 0
-    for prefix, run in (("", fast), ("paced_", paced)):
+    for prefix, run in runs:
+        part = run["part_ms_per_op"]
+        figures |= {f"{prefix}{name}_cpu_ms_per_action": round(part[name], 3) for name, _ in PARTS}
+        figures |= {f"{prefix}postgres_all_cpu_ms_per_action": round(part["postgres_all"], 3),
+                    f"{prefix}box_cpu_ms_per_action": round(part["box"], 3),
+                    f"{prefix}box_cpu_per_action_vs_echo_call": round(part["box"] / echo_ms, 2),
+                    f"{prefix}errors": sum(run["errors"].values())}
+    for prefix, run in runs[:2]:
         figures |= {f"{prefix}{name}_per_action": round(run["messages"].get(key, 0.0), 2)
                     for name, key in MESSAGE_FIGURES}
         figures |= {f"{prefix}machine_busy": round(run["machine_busy"], 3),
                     f"{prefix}bots_cpu_ms_per_action": round(run["bots_cpu_ms_per_op"], 3)}
+    figures["echo_errors"] = sum(echo["errors"].values())
+
+    def row(label: str, tables: int, run: dict[str, Any]) -> list[Any]:
+        part = run["part_ms_per_op"]
+        return [label, tables, run["actions_per_s"], run["p50_ms"], run["p99_ms"], run["server_cpu"],
+                run["cpu_ms_per_op"], *(part[name] if part[name] >= 0 else "n/a" for name, _ in PARTS[1:]),
+                part["box"], sum(run["errors"].values())]
+
     rows = [
-        ["game, full speed", args.tables, fast["actions_per_s"], fast["p50_ms"], fast["p99_ms"], fast["server_cpu"],
-         fast["cpu_ms_per_op"], fast["bots_cpu"]],
+        row("game, full speed", args.tables, fast),
         ["echo ceiling", args.tables, echo["rps"], echo["p50_ms"], echo["p99_ms"], echo["server_cpu"],
-         echo["cpu_ms_per_op"], "-"],
-        ["game, paced 1/s", args.paced_tables, paced["actions_per_s"], paced["p50_ms"], paced["p99_ms"],
-         paced["server_cpu"], paced["cpu_ms_per_op"], paced["bots_cpu"]],
-        ["settlement lag, full speed", args.tables, "-", lag["p50"], lag["p99"], "-", "-", "-"],
+         echo_ms, "-", "-", "-", echo_ms, sum(echo["errors"].values())],
+        row("game, paced 1/s", args.paced_tables, paced),
+        ["settlement lag, full speed", args.tables, "-", *([lag["p50"], lag["p99"]] if lag["hands"] else ["n/a"] * 2),
+         "-", "-", "-", "-", "-", "-",
+         int(lag["unsettled"])],
     ]
     if args.workers > 1:
         figures |= {
@@ -532,30 +736,46 @@ async def main_async(args: argparse.Namespace) -> int:
             "workers_tables_max": spread[0] if spread else 0,
             "workers_tables_min": spread[-1] if len(spread) == args.workers else 0,
         }
-        figures["errors"] += many["errors"]
-        rows.append([f"game, full speed, {args.workers} workers", args.tables, many["actions_per_s"],
-                     many["p50_ms"], many["p99_ms"], many["server_cpu"], many["cpu_ms_per_op"],
-                     many["bots_cpu"]])
+        rows.append(row(f"game, full speed, {args.workers} workers", args.tables, many))
+    figures |= {"errors": sum(errors.values()),
+                "error_kinds": "; ".join(f"{k} {n}" for k, n in errors.most_common())}
     print(table(["run", "tables", "calls/s", "p50 ms", "p99 ms", "server CPU (cores)", "server CPU ms/call",
-                 "bots CPU"], rows))
+                 "ledger ms", "Postgres ms", "Redis ms", "box CPU ms/call", "errors"], rows))
+    print("box CPU: the game (or echo) server + the ledger process (full speed only) + the Postgres backends "
+          "serving their connections + the Redis server, per call; the Redis server is shared, so its part "
+          "includes other clients' work")
     if args.workers > 1:
         print(f"{args.workers} workers: {figures['workers_speedup']}x the actions/s of one; tables per "
               f"worker {'/'.join(map(str, spread))}")
+    print(f"echo over {echo['connections']} connections, the game's bots over "
+          f"{figures['connections']} ({TABLES_PER_CONNECTION} tables each)")
     print(f"machine busy (all {figures['cores']} cores, every process): {figures['machine_busy']:.0%} at "
           f"full speed, {figures['paced_machine_busy']:.0%} paced"
           + (f", {figures['workers_machine_busy']:.0%} with {args.workers} workers" if args.workers > 1 else "")
           + f"; bots' CPU per action {figures['bots_cpu_ms_per_action']} ms at full speed")
+    print(f"every Postgres process (others' clients included: an upper bound), ms per action: "
+          f"{figures['postgres_all_cpu_ms_per_action']} full speed, {figures['paced_postgres_all_cpu_ms_per_action']}"
+          " paced")
     for prefix, label in (("", "full speed"), ("paced_", "paced")):
         print(f"messages per action, {label}: " + ", ".join(
             f"{name} {figures[prefix + name + '_per_action']}" for name, _ in MESSAGE_FIGURES))
     print(f"ratio_vs_echo {figures['ratio_vs_echo']}; an action costs "
-          f"{figures['cpu_per_action_vs_echo_call']} echo calls' CPU at full speed, "
-          f"{figures['paced_cpu_per_action_vs_echo_call']} paced; errors {figures['errors']}")
-    print(f"settlement lag at full speed (a ledger process settling): p50 {lag['p50']} ms, "
-          f"p99 {lag['p99']} ms over {lag['hands']} hands (goal p99 <= 500 ms); "
-          f"{lag['unsettled']} hands unsettled at the end")
+          f"{figures['cpu_per_action_vs_echo_call']} echo calls' CPU in the game process at full speed "
+          f"({figures['paced_cpu_per_action_vs_echo_call']} paced), {figures['box_cpu_per_action_vs_echo_call']} "
+          f"on the whole box ({figures['paced_box_cpu_per_action_vs_echo_call']} paced)")
+    if lag["hands"]:
+        print(f"settlement lag at full speed (a ledger process settling): p50 {lag['p50']} ms, "
+              f"p99 {lag['p99']} ms over {lag['hands']} hands (goal p99 <= 500 ms); "
+              f"{lag['unsettled']} hands unsettled at the end")
+    else:
+        print("settlement lag: not measured, no hand with chips to move ended in the run (longer --seconds or "
+              "fewer --tables); written as -1")
+    if errors:
+        print(f"ERRORS: {figures['errors']:,} ({figures['error_kinds']}): the figures above are not valid")
+    else:
+        print("errors: 0")
     print(f"wrote {write('service', figures)}")
-    return 0
+    return 1 if errors else 0
 
 
 def _paced_profile(profile: str | None) -> str | None:
