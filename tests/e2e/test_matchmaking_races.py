@@ -177,8 +177,9 @@ def test_a_matchmaker_killed_in_the_middle_of_formation_loses_no_ticket_and_the_
     async def run() -> dict[str, pb.Ticket]:
         async def arrivals() -> None:
             for chunk in range(0, len(players), 20):
-                await asyncio.gather(*(_queue(matchmakers[1].address, p, rng.choice(["koudian", "daqi"]),
-                                              cancel=False) for p in players[chunk:chunk + 20]))
+                queued = await asyncio.gather(*(_queue(matchmakers[1].address, p, rng.choice(["koudian", "daqi"]),
+                                                       cancel=False) for p in players[chunk:chunk + 20]))
+                assert all(queued), "a player queueing once was refused"
                 await asyncio.sleep(rng.uniform(0.05, 0.3))
 
         async def killer() -> None:
