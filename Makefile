@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PROTOS := $(wildcard protos/qipai/v1/*.proto)
 
-.PHONY: run test lint bench protos demo clean
+.PHONY: run test test-fast lint bench protos demo clean
 
 $(VENV)/.installed: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "qipai needs Python 3.11+, found " + sys.version.split()[0] + "; run make PYTHON=python3.11 ...")'
@@ -30,6 +30,10 @@ run: protos
 
 test: protos
 	@$(VENV)/bin/pytest $(PYTEST_ARGS)
+
+# The engine and unit tests without the long property tests (marked slow; `make test` runs them).
+test-fast: protos
+	@$(VENV)/bin/pytest tests/unit -m "not slow" $(PYTEST_ARGS)
 
 lint: protos
 	@$(VENV)/bin/ruff check engine services clients protocol cli tests bench

@@ -1,5 +1,5 @@
 """Error categories: every error a caller can act on belongs to one, and `services.status` maps
-each category (never each error type) to a gRPC status code (DESIGN.md, gRPC conventions).
+each category (never each error type) to a gRPC status code (docs/design.md, "gRPC conventions").
 
 Errors of the service's own modules subclass a category (`TableNotFound(NotFound)`); errors of
 the layers below (engine, event store, live state, wire codec), which must not know about the

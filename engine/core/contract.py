@@ -1,4 +1,4 @@
-"""The engine contract every ruleset implements (see DESIGN.md, "The engine").
+"""The engine contract every ruleset implements (see docs/design.md, "The engine: one contract for every game").
 
 A ruleset is a module-level object satisfying `Ruleset[State, Command, Event, View]` (the package
 layout is docs/rulesets.md). State is an immutable value; the service and the tools only ever:

@@ -1,4 +1,7 @@
-"""Versioned SQL migrations: `NNNN_name.sql` files applied in order, each recorded once."""
+"""Versioned SQL migrations: `NNNN_name.sql` files applied in order, each recorded once.
+
+The files are package data (`postgres_migrations/`, `sqlite_migrations/` beside the stores that
+apply them), read through `importlib.resources` so that an installed wheel finds them too."""
 
 from __future__ import annotations
 
@@ -6,15 +9,16 @@ import dataclasses
 import hashlib
 import re
 from collections.abc import Mapping, Sequence
-from pathlib import Path
+from importlib.resources import files
+from importlib.resources.abc import Traversable
 
 import psycopg
 from psycopg import sql
 
 from .errors import MigrationError
 
-POSTGRES_DIR = Path(__file__).resolve().parents[2] / "infra" / "postgres"
-SQLITE_DIR = Path(__file__).resolve().parent / "sqlite_migrations"
+POSTGRES_DIR = files("services.eventstore") / "postgres_migrations"
+SQLITE_DIR = files("services.eventstore") / "sqlite_migrations"
 
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
@@ -30,14 +34,15 @@ class Migration:
         return hashlib.sha256(self.sql.encode()).hexdigest()
 
 
-def load(directory: Path) -> list[Migration]:
+def load(directory: Traversable) -> list[Migration]:
     """The migrations in `directory`, ordered by version; numbering must have no gaps."""
     found = []
-    for path in sorted(directory.glob("*.sql")):
+    scripts = [f for f in directory.iterdir() if f.name.endswith(".sql")] if directory.is_dir() else []
+    for path in sorted(scripts, key=lambda f: f.name):
         match = _NAME.match(path.name)
         if match is None:
             raise MigrationError(f"migration file {path} is not named NNNN_name.sql")
-        found.append(Migration(int(match.group(1)), path.name, path.read_text()))
+        found.append(Migration(int(match.group(1)), path.name, path.read_text(encoding="utf-8")))
     if not found:
         raise MigrationError(f"no migrations found in {directory}")
     for expected, migration in enumerate(found, start=1):
@@ -64,7 +69,7 @@ def unapplied(wanted: Sequence[Migration], applied: Mapping[int, str]) -> list[M
     return [m for m in wanted if m.version not in applied]
 
 
-async def apply_postgres(conn: psycopg.AsyncConnection, schema: str, directory: Path, table: str, lock: str) -> None:
+async def apply_postgres(conn: psycopg.AsyncConnection, schema: str, directory: Traversable, table: str, lock: str) -> None:
     """Apply the missing migrations of `directory` in `schema`, each recorded in `table`, in one
     transaction serialised by an advisory lock on `lock` (the event store's and the ledger's)."""
     wanted = load(directory)

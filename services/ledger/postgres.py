@@ -2,7 +2,7 @@
 
 Under load the cost of a transfer is mostly per transaction (a round trip, a commit, a WAL
 flush) and per row lock. Transfers that wait at the same moment share one call of
-`ledger_post` (infra/postgres/ledger/): one round trip, one commit, and each account row updated
+`ledger_post` (postgres_migrations/): one round trip, one commit, and each account row updated
 once per batch with the batch's net change. Each transfer is still decided on its own.
 Concurrent batches use different house shards, so a storm of check-ins does not queue on one row.
 """
@@ -15,7 +15,7 @@ import contextlib
 import json
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from importlib.resources import files
 from typing import Any
 
 import psycopg
@@ -41,7 +41,7 @@ from .store import (
 )
 from .transfers import Posted, Transfer, stored
 
-MIGRATIONS = Path(__file__).resolve().parents[2] / "infra" / "postgres" / "ledger"
+MIGRATIONS = files("services.ledger") / "postgres_migrations"
 _RETRY = (psycopg.errors.DeadlockDetected, psycopg.errors.SerializationFailure)
 
 _HISTORY = f"""

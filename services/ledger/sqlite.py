@@ -11,7 +11,7 @@ import sqlite3
 import zlib
 from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime
-from pathlib import Path
+from importlib.resources import files
 from typing import Any
 
 from services.eventstore import migrations
@@ -33,7 +33,7 @@ from .store import (
 )
 from .transfers import Posted, Transfer, stored
 
-MIGRATIONS = Path(__file__).resolve().parent / "sqlite_migrations"
+MIGRATIONS = files("services.ledger") / "sqlite_migrations"
 
 
 def _row(row: tuple[Any, ...]) -> Posted:

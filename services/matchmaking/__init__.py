@@ -1,1 +1,1 @@
-"""Matchmaking: public queues, private rooms, ratings (DESIGN.md "Matchmaking")."""
+"""Matchmaking: public queues, private rooms, ratings (docs/design.md, "Matchmaking")."""

@@ -64,7 +64,10 @@ def _cluster(start_server, production_env, tmp_path):
     return game, env, matchmakers
 
 
-async def _queue(address: str, player: str, ruleset: str, cancel: bool) -> None:
+async def _queue(address: str, player: str, ruleset: str, cancel: bool) -> bool:
+    """Queue `player` (and cancel at once if asked); False when the matchmaker refuses because
+    the player already sits at a table whose match is not over (one table at a time:
+    services/matchmaking/one_table.py), which a player queueing again may meet."""
     async with grpc.aio.insecure_channel(address) as channel:
         stub = matchmaking_pb2_grpc.MatchmakingStub(channel)
         for attempt in range(20):
@@ -75,8 +78,10 @@ async def _queue(address: str, player: str, ruleset: str, cancel: bool) -> None:
                 if cancel:
                     await stub.Cancel(pb.CancelRequest(ticket_id=first.ticket_id), metadata=_md(player),
                                       timeout=30)
-                return
+                return True
             except grpc.aio.AioRpcError as exc:
+                if exc.code() == grpc.StatusCode.FAILED_PRECONDITION and "you sit at table" in (exc.details() or ""):
+                    return False
                 if exc.code() != grpc.StatusCode.UNAVAILABLE or attempt == 19:
                     raise
                 await asyncio.sleep(0.5)  # that matchmaker was killed: try again (maybe another)
@@ -139,6 +144,7 @@ def test_a_thousand_players_queueing_and_cancelling_across_two_matchmakers_sit_o
     game, env, matchmakers = _cluster(start_server, production_env, tmp_path)
     rng = random.Random(14)
     players = [f"p{n:04d}" for n in range(1000)]
+    refused: set[str] = set()  # queued again after their first ticket had already seated them
 
     async def run() -> dict[str, pb.Ticket]:
         sem = asyncio.Semaphore(40)
@@ -147,15 +153,18 @@ def test_a_thousand_players_queueing_and_cancelling_across_two_matchmakers_sit_o
             async with sem:
                 mm = rng.choice(matchmakers).address
                 ruleset = rng.choice(["koudian", "daqi"])
-                await _queue(mm, p, ruleset, cancel=rng.random() < 0.25)
+                assert await _queue(mm, p, ruleset, cancel=rng.random() < 0.25), f"{p} refused at first"
                 if rng.random() < 0.1:  # some queue again, maybe elsewhere
-                    await _queue(rng.choice(matchmakers).address, p, ruleset, cancel=False)
+                    if not await _queue(rng.choice(matchmakers).address, p, ruleset, cancel=False):
+                        refused.add(p)
 
         await asyncio.gather(*(player(p) for p in players))
         return await _settled(matchmakers[0].address, players, {"koudian": 4, "daqi": 5})
 
     tickets = asyncio.run(run())
     assert sum(t.state == pb.TICKET_STATE_MATCHED for t in tickets.values()) > 500
+    # A refusal to queue again is right only for a player whose ticket seated them.
+    assert all(tickets[p].state == pb.TICKET_STATE_MATCHED for p in refused)
     _check(game.address, env, tickets)
 
 
@@ -168,8 +177,9 @@ def test_a_matchmaker_killed_in_the_middle_of_formation_loses_no_ticket_and_the_
     async def run() -> dict[str, pb.Ticket]:
         async def arrivals() -> None:
             for chunk in range(0, len(players), 20):
-                await asyncio.gather(*(_queue(matchmakers[1].address, p, rng.choice(["koudian", "daqi"]),
-                                              cancel=False) for p in players[chunk:chunk + 20]))
+                queued = await asyncio.gather(*(_queue(matchmakers[1].address, p, rng.choice(["koudian", "daqi"]),
+                                                       cancel=False) for p in players[chunk:chunk + 20]))
+                assert all(queued), "a player queueing once was refused"
                 await asyncio.sleep(rng.uniform(0.05, 0.3))
 
         async def killer() -> None:

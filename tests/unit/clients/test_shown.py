@@ -147,6 +147,7 @@ def test_an_honest_deal_always_verifies_for_every_seat(seed: bytes, ruleset: str
 HANDS = 30
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bot", ["greedy", "random"])
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_every_piece_bots_were_shown_over_many_hands_lies_where_the_deck_puts_it(ruleset: str, bot: str) -> None:

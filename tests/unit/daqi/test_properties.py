@@ -8,6 +8,7 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -99,6 +100,7 @@ def _cards_in(obj: Any) -> list[Card]:
     return []
 
 
+@pytest.mark.slow
 @GAMES
 @given(seed=seeds, bot=bots, options=option_sets)
 def test_the_108_cards_are_conserved_after_every_event(seed, bot, options):
@@ -122,6 +124,7 @@ def test_200_points_plus_kou_di_are_accounted_and_settlement_is_zero_sum(seed, b
     assert RULESET.hand_result(states[-1]).deltas == ends[-1].deltas
 
 
+@pytest.mark.slow
 @GAMES
 @given(seed=seeds, bot=bots, options=option_sets)
 def test_replaying_the_stored_events_gives_the_live_state(seed, bot, options):
@@ -154,6 +157,7 @@ def _allowed(ev: Any, seat: int | None, after: Any) -> Counter:
     return allowed
 
 
+@pytest.mark.slow
 @GAMES
 @given(seed=seeds, bot=bots, options=option_sets)
 def test_no_redacted_event_shows_a_seat_another_seats_unplayed_card_the_bottom_or_the_friend(
@@ -213,6 +217,7 @@ def test_a_seats_view_does_not_change_when_other_seats_hidden_cards_or_the_frien
                 assert RULESET.view(state, seat).bottom is None
 
 
+@pytest.mark.slow
 @GAMES
 @given(seed=seeds, bot=bots)
 def test_every_offered_command_and_every_timeout_default_is_accepted(seed, bot):

@@ -1,4 +1,4 @@
-"""What a seat may see (daqi.md; DESIGN.md "view and redact")."""
+"""What a seat may see (daqi.md; docs/design.md, `view` and `redact`)."""
 
 import json
 

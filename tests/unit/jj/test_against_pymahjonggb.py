@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -108,6 +109,7 @@ def test_without_wilds_the_engine_counts_pymahjonggbs_fans_plus_the_jj_additions
         assert engine_total(case.full, None, case, case.win) == expected, f"hand {n}: {case}"
 
 
+@pytest.mark.slow
 def test_with_1_to_4_wilds_the_engine_scores_the_best_of_every_substitution():
     rng = random.Random(2727)
     for wilds, hands in ((1, 60), (2, 30), (3, 4), (4, 1)):

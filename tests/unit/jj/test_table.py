@@ -67,6 +67,7 @@ def test_options_name_the_bad_part():
         RULESET.options({"wild": "fixed:f1"})
 
 
+@pytest.mark.slow
 @settings(max_examples=4, deadline=None)
 @given(st.integers(0, 10_000), st.sampled_from(["classic", "xuezhan"]))
 def test_self_play_conserves_tiles_sums_to_zero_and_replays(seed, mode):

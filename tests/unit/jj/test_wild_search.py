@@ -3,6 +3,7 @@
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -44,6 +45,7 @@ def hand_with_wilds(seed: int, wilds: int) -> tuple[tuple[int, ...], int]:
     return tuple(c), win
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**32), st.integers(0, 4), st.booleans())
 def test_the_wild_search_finds_what_every_substitution_finds(seed, wilds, self_drawn):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -61,6 +62,7 @@ def _may_know(state: Any, seat: int) -> Counter:
     return known
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None)
 @given(st.integers(0, 2**32))
 def test_no_seat_sees_another_seats_concealed_tiles_the_wall_a_concealed_kong_or_a_face_down_discard(seed):
@@ -110,6 +112,7 @@ def _candidates(seat: int) -> list[Any]:
     return cmds
 
 
+@pytest.mark.slow
 @settings(max_examples=3, deadline=None)
 @given(st.integers(0, 2**32))
 def test_legal_actions_are_exactly_the_commands_the_rules_accept(seed):

@@ -121,6 +121,7 @@ def test_is_win_agrees_with_the_brute_force_checker(hand):
     assert is_win(c, wilds, melds) == brute_is_win(c, wilds, melds)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(hands(missing=1))
 def test_waits_are_exactly_the_tiles_whose_addition_completes_the_hand(hand):

@@ -150,6 +150,7 @@ def test_a_table_recorded_before_the_rule_opens_a_window_only_when_a_seat_can_cl
     assert rs.options().claim_window == 1 and rs.new_options().claim_window == 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", RULESETS)
 @settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), seat=st.sampled_from([1, 2, 3]), swaps=st.integers(1, 13))

@@ -32,6 +32,7 @@ def test_every_tile_is_always_on_the_table_and_scores_sum_to_zero(bots: Bots, se
             assert bots.ruleset.check(state) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bots", RULESETS)
 @HANDS
 @given(st.integers(0, 2**32))

@@ -79,6 +79,7 @@ def _may_know(state: Any, seat: int) -> Counter:
     return known
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None)
 @given(st.integers(0, 2**32))
 def test_no_seat_sees_another_seats_concealed_tiles_the_wall_or_a_concealed_kong(seed):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -130,6 +131,7 @@ def big(shape: Shape) -> frozenset[str]:
     return frozenset(n for n in NAMES if getattr(shape, n))
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(wuhan_hands(st.integers(0, 2)))
 def test_the_reading_agrees_with_trying_every_tile_for_up_to_two_laizi(case):
@@ -137,6 +139,7 @@ def test_the_reading_agrees_with_trying_every_tile_for_up_to_two_laizi(case):
 
 
 # Each hand with four 赖子 tries 66,045 substitutions: a few examples cover it.
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None)
 @given(wuhan_hands(st.integers(3, 4)))
 def test_the_reading_agrees_with_trying_every_tile_for_three_or_four_laizi(case):

@@ -16,6 +16,7 @@ from services.live import LiveState, open_live_state
 
 FAST_DAQI = {"deal_interval_ms": 0, "bid_window_ms": 0}
 DAQI = ["ann", "bob", "cai", "dan", "eve"]
+SIT = 2  # events a Sit records: the player seated and their buy-in
 
 
 class FakeClock:
