@@ -25,6 +25,7 @@ from services.bootstrap import table_service
 from services.eventstore import EventStore, open_event_store
 from services.game.clock import ABANDONED
 from services.game.tables import TableService
+from services.game.verify import verify
 from services.ledger.leaderboard import MemoryLeaderboards
 from services.ledger.service import LedgerService
 from services.ledger.servicer import LedgerServicer
@@ -101,7 +102,7 @@ class Node:
 
     async def assert_every_stack_went_back(self, table_id: str, players: list[str]) -> None:
         """The table is closed, each seat account is 0, each player holds the welcome plus what
-        they won, and the audit passes."""
+        they won, the audit passes and the table's log verifies."""
         await self.settled()
         assert (await self.game.get(table_id)).status is Status.MATCH_OVER
         key = table_id.removeprefix("table-")
@@ -113,6 +114,8 @@ class Node:
             assert await self.balance(f"player/{p}") == WELCOME + won[p], p
         report = await self.consumer.service.store.audit()
         assert report.ok, report
+        checked = verify(await self.events.read_stream(table_id))  # re-decided as recorded
+        assert checked.ok and checked.commands_checked > 0, checked.problems
 
 
 @pytest.fixture
@@ -160,6 +163,7 @@ async def test_before_revision_3_a_kept_seats_winnings_stay_on_the_closed_table_
     assert "" in payees  # paid to a seat nobody held, as recorded then
     report = await node.consumer.service.store.audit()
     assert not report.ok and "table/old/seat/4" in {s.account for s in report.stranded}
+    assert verify(await node.events.read_stream("table-old")).ok  # decided as revision 2 did
 
 
 async def test_a_table_closed_as_abandoned_pays_every_stack_back(node):
