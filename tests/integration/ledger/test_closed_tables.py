@@ -6,7 +6,10 @@ closed table is not 0 (issues 25 and 26)."""
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 from collections import defaultdict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -223,6 +226,18 @@ async def test_the_audit_names_each_seat_account_of_a_closed_table_that_still_ho
     assert not report.ok and report.mismatches == [] and set(report.totals.values()) == {0}
     assert [(s.account, s.balance) for s in report.stranded] == [
         (f"table/left/seat/{seat}", 100) for seat in range(4)]
+
+
+async def test_the_audit_command_exits_1_naming_each_stranded_stack(node, ledger_url):
+    await node.table("table-left", "koudian", FAST_MAHJONG, FOUR, rules=2)
+    await node.game.execute("table-left", Close(ABANDONED), command_id="close", actor="server")
+    await node.settled()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("QIPAI_")}
+    env.update({"QIPAI_DATABASE_URL": ledger_url, "QIPAI_REDIS_URL": "memory://"})
+    audit = subprocess.run([sys.executable, "-m", "cli", "ledger", "audit"], env=env, capture_output=True,
+                           text=True, timeout=120)
+    assert audit.returncode == 1 and "audit FAILED" in audit.stdout, audit.stdout + audit.stderr
+    assert "STRANDED table/left/seat/3 chips: 100 left on a table that is over" in audit.stdout
 
 
 async def test_an_operators_audit_over_grpc_lists_the_chips_left_on_a_closed_table(node):
