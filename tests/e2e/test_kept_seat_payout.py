@@ -31,8 +31,9 @@ async def leave(player: Player, table_id: str) -> None:
 
 
 async def test_a_kept_seats_winnings_end_at_the_player_who_left_it(start_server, production_env):
-    # Nobody acts for 6 s once the others stand up: the table is closed as abandoned.
-    server = start_server({**production_env, "QIPAI_ABANDON_AFTER_S": "6"})
+    # Nobody acts for 15 s once the others stand up: the table is closed as abandoned (long
+    # enough that it never happens while the bots play, even on a busy machine).
+    server = start_server({**production_env, "QIPAI_ABANDON_AFTER_S": "15"})
     url = server.env["QIPAI_DATABASE_URL"]
     events = await open_event_store(url)
     ledger = await open_ledger(url)
