@@ -9,6 +9,11 @@ none), `buy_in` (chips a seat brings; 0 means 100 × stake) and
 turned into chips and capped against the recorded stacks by `engine.core.payments.settle`) and
 `StackCashedOut` when the stack goes back. Each event carries everything the ledger's settlement
 needs (players, ruleset, amounts), so the ledger derives each transfer from one event alone.
+
+A seat kept for a player who left during the match (docs/rules/payments.md, "Kept seats") is
+still theirs: since rules revision 3 what it wins is paid to them (`payee_player`) and its stack
+goes back to them (`StackCashedOut` with `kept`) when they sit down again, the match ends or the
+table closes, so no chips stay on a table that is over.
 """
 
 from __future__ import annotations
@@ -79,12 +84,15 @@ class HandSettled:
 
 @event("table.StackCashedOut")
 class StackCashedOut:
-    """The stack of `seat` (`chips`) went back to `player_id`: they left, or the match ended."""
+    """The stack of `seat` (`chips`) went back to `player_id`: they left, the match ended or the
+    table closed. `kept`: what the seat won while kept for `player_id` after they left it, paid
+    after the cash-out of their `n`th buy-in (a transfer of its own)."""
 
     seat: int
     player_id: str
     chips: int
     n: int
+    kept: bool = False
 
 
 def split_options(options: Mapping[str, Any] | None) -> tuple[Stakes, dict[str, Any]]:
@@ -157,9 +165,9 @@ class Chips:
         """The buy-in of `player_id` sitting down at `seat`."""
         return StackBoughtIn(seat, player_id, self.stakes.chips_to_sit, self.buy_ins + 1)
 
-    def cash_out(self, seat: int, player_id: str) -> StackCashedOut:
-        """The stack of `seat` going back to `player_id`."""
-        return StackCashedOut(seat, player_id, self.stacks[seat], self.buy_in_no[seat])
+    def cash_out(self, seat: int, player_id: str, kept: bool = False) -> StackCashedOut:
+        """The stack of `seat` going back to `player_id` (`kept`: a kept seat's winnings)."""
+        return StackCashedOut(seat, player_id, self.stacks[seat], self.buy_in_no[seat], kept)
 
 
 def _put(items: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:

@@ -36,11 +36,20 @@ TIMEOUTS_BEFORE_AUTO_PLAY = 2
 
 
 # The revision of the rules a table is created under today: 1 since claim windows hide who can
-# claim (issue 11), 2 since a claimed tile leaves the discarder's river (jj), 3 since jj reads the
-# pair beside a 组合龙, counts 血战 winners' hands as seen and rounds each payment (issue 27). A
-# CreateTable recorded before carries its own (0 when none), and re-deciding it (Verify) must give
-# the table.Created it gave then: every option revised later keeps its old meaning.
+# claim (issue 11), 2 since a claimed tile leaves the discarder's river (jj). A CreateTable
+# recorded before carries its own (0 when none), and re-deciding it (Verify) must give the
+# table.Created it gave then: every option revised later keeps its old meaning.
+# 3: jj reads the pair beside a 组合龙, counts 血战 winners' hands as seen and rounds each payment
+# (issue 27); no chips stay on a table that is over: a kept seat's winnings are its player's,
+# every way a table ends cashes every stack out, and the match's end is recorded (`table.Closed`).
 RULES = 3
+# From this revision on, table.Created records the revision (`TableCreated.rules`): the table's
+# own rules (chips, seats) follow it, as a ruleset's revised options follow theirs.
+RECORDED_SINCE = 3
+# The revision since which no chips stay on a table that is over (see RULES).
+CHIPS_NEVER_STRAND = 3
+# The reason `table.Closed` records when the match is over.
+MATCH_OVER = "match_over"
 
 # --- commands --------------------------------------------------------------------------------
 
@@ -102,7 +111,8 @@ class TakeBack:
 
 @command("table.Close")
 class Close:
-    """End the table for good (the server's abandon policy: nobody has acted for too long)."""
+    """End the table for good (the server's abandon policy: nobody has acted for too long; an
+    operator). Since rules revision 3 every stack at the table goes back to its player first."""
 
     reason: str
 
@@ -129,6 +139,7 @@ class TableCreated:
     private: bool
     fixed_deal: str
     stakes: Stakes | None = None  # None: a table from before chips (the defaults)
+    rules: int = 0  # the rules revision it was created under, from RECORDED_SINCE on (0: before)
 
 
 @event("table.PlayerSeated")
@@ -373,6 +384,7 @@ class Table:
     # Per observer (each seat, then a spectator), how many events it may see: its own version
     # numbers (engine/numbering.py), which never count another seat's hidden events.
     seen: tuple[int, ...] = ()
+    revision: int = 0  # the rules revision recorded at creation (TableCreated.rules)
 
     @property
     def exists(self) -> bool:
@@ -393,6 +405,14 @@ class Table:
             if occupant == player_id:
                 return seat
         return None
+
+    def owner(self, seat: int) -> str:
+        """Who `seat` belongs to ("": nobody): its player, or the one who left it during the
+        hand under way or during the match (it is kept for them)."""
+        player = self.seats[seat]
+        if player is not None:
+            return player
+        return dict(self.chips.leaving).get(seat) or (self.held[seat] if self.held else "")
 
     def seen_by(self, seat: int | None) -> int:
         """The table's version in `seat`'s numbering (None: a spectator's)."""
@@ -455,7 +475,7 @@ def _decide(table: Table, cmd: Any) -> list[Any]:
     if isinstance(cmd, TakeBack):
         return _take_back(table, cmd)
     if isinstance(cmd, Close):
-        return [] if table.status is Status.MATCH_OVER else [TableClosed(cmd.reason)]
+        return _close(table, cmd)
     raise TypeError(f"not a table command: {cmd!r}")
 
 
@@ -480,7 +500,8 @@ def _create(table: Table, cmd: CreateTable) -> list[Any]:
     if cmd.rules < RULES:  # as recorded then, so that Verify re-decides it alike
         recorded = core_options.as_recorded_before(type(options), recorded, cmd.rules)
     created = TableCreated(cmd.table_id, cmd.ruleset, recorded, cmd.created_by,
-                           cmd.private, cmd.fixed_deal, stakes)
+                           cmd.private, cmd.fixed_deal, stakes,
+                           cmd.rules if cmd.rules >= RECORDED_SINCE else 0)
     return [created, *rs.create(cmd.table_id, options)]
 
 
@@ -519,7 +540,12 @@ def _sit(table: Table, cmd: Sit) -> list[Any]:
         seat = cmd.seat
     if cmd.bot:
         return _seat_bot(table, seat, cmd.player_id)
-    return [PlayerSeated(seat, cmd.player_id), table.chips.buy_in(seat, cmd.player_id)]
+    # Back at a kept seat: what it won while they were away is theirs, paid before the buy-in
+    # that starts their new stack.
+    kept = [table.chips.cash_out(seat, cmd.player_id, kept=True)] if (
+        table.revision >= CHIPS_NEVER_STRAND and table.held[seat] == cmd.player_id
+        and table.chips.stacks[seat] > 0) else []
+    return [*kept, PlayerSeated(seat, cmd.player_id), table.chips.buy_in(seat, cmd.player_id)]
 
 
 BOT_PREFIX = "bot-"
@@ -548,6 +574,27 @@ def _leave(table: Table, cmd: Leave) -> list[Any]:
         return [PlayerLeft(seat, cmd.player_id)]
     return [table.chips.cash_out(seat, cmd.player_id), PlayerLeft(seat, cmd.player_id),
             *_abandoned(table)]
+
+
+def _close(table: Table, cmd: Close) -> list[Any]:
+    if table.status is Status.MATCH_OVER:
+        return []
+    if table.revision < CHIPS_NEVER_STRAND:
+        return [TableClosed(cmd.reason)]  # as recorded then: the stacks stayed on the table
+    # Cash-outs first: the ledger, told of the close, finds every stack of the table gone.
+    return [*_cash_out_everyone(table, table.chips), TableClosed(cmd.reason)]
+
+
+def _cash_out_everyone(table: Table, chips: Chips) -> list[Any]:
+    """Every stack left at the table (`chips`) back to the player its seat belongs to (seated,
+    left during the hand under way, or kept for them)."""
+    out = []
+    leaving = dict(chips.leaving)
+    for seat, stack in enumerate(chips.stacks):
+        player = table.owner(seat)
+        if stack > 0 and player:
+            out.append(chips.cash_out(seat, player, kept=table.seats[seat] is None and seat not in leaving))
+    return out
 
 
 def _ready(table: Table, cmd: Ready) -> list[Any]:
@@ -674,9 +721,14 @@ def _settlement(table: Table, events: list[Any]) -> list[Any]:
     if status is Status.IN_HAND or result is None:
         return []
     chips = table.chips
-    settled = settle_hand(table.hands_started, table.ruleset, result, chips.stacks, table.seats, chips.stakes)
+    revised = table.revision >= CHIPS_NEVER_STRAND
+    # A seat whose player left is still theirs: since revision 3 its payments name them.
+    players = tuple(table.owner(s) for s in range(len(table.seats))) if revised else table.seats
+    settled = settle_hand(table.hands_started, table.ruleset, result, chips.stacks, players, chips.stakes)
     out: list[Any] = [settled]
     chips = chips.settled(settled)
+    if status is Status.MATCH_OVER and revised:
+        return [*out, *_cash_out_everyone(table, chips), TableClosed(MATCH_OVER)]
     for seat, player in chips.leaving:
         out.append(chips.cash_out(seat, player))
     if status is Status.MATCH_OVER:
@@ -698,7 +750,7 @@ def evolve(table: Table, ev: Any) -> Table:
                      seats=(None,) * n, commitments=("",) * n, streaks=(0,) * n,
                      game=rs.initial(), version=table.version + 1,
                      chips=Chips.for_table(ev.stakes or Stakes(), n), held=("",) * n,
-                     seen=numbering.first(n))
+                     seen=numbering.first(n), revision=ev.rules)
     # The new version and counts go into the one copy of the table each event makes.
     if is_table_event(ev):
         return _evolve(table, ev, seen=numbering.everyone(table.seen), version=table.version + 1)

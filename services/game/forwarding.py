@@ -34,8 +34,10 @@ class Forwarder:
         self._channels: dict[str, grpc.aio.Channel] = {}
 
     async def routed(self, method: str, request: Any, context: grpc.aio.ServicerContext[Any, Any],
-                     local: Callable[[], Awaitable[T]]) -> T:
-        """`local()` here, or the Game `method` with `request` on the table's node."""
+                     local: Callable[[], Awaitable[T]], stub: Callable[[grpc.aio.Channel], Any] = (
+                         game_pb2_grpc.GameStub)) -> T:
+        """`local()` here, or `method` of `stub` (the Game service's) with `request` on the
+        table's node."""
         try:
             return await local()
         except NotHolder as exc:
@@ -49,7 +51,7 @@ class Forwarder:
                 raise Unavailable("this node is shutting down; another node serves the table") from None
             if moved.address and moved.address != self.leases.address and hops < MAX_HOPS:
                 try:
-                    result: T = await self._forward(moved.address, method, request, context, hops)
+                    result: T = await self._forward(moved.address, method, request, context, hops, stub)
                     return result
                 except grpc.aio.AioRpcError as err:
                     if err.code() != grpc.StatusCode.UNAVAILABLE:
@@ -67,13 +69,14 @@ class Forwarder:
                 moved = exc
 
     async def _forward(self, address: str, method: str, request: Any,
-                       context: grpc.aio.ServicerContext[Any, Any], hops: int) -> Any:
+                       context: grpc.aio.ServicerContext[Any, Any], hops: int,
+                       stub_type: Callable[[grpc.aio.Channel], Any]) -> Any:
         chan = self._channels.get(address)
         if chan is None:
             chan = self._channels[address] = grpc.aio.insecure_channel(address)
         metadata = [(k, v) for k, v in context.invocation_metadata() or () if k == "authorization"]
         metadata.append((HOPS_HEADER, str(hops + 1)))
-        stub = game_pb2_grpc.GameStub(chan)
+        stub = stub_type(chan)
         return await getattr(stub, method)(request, metadata=tuple(metadata), timeout=FORWARD_TIMEOUT_S)
 
 

@@ -97,28 +97,37 @@ class TableRepository:
 
     async def read(self, table_id: str) -> Table:
         """The table as the store has it (snapshot + tail), bypassing the cache."""
-        table = await self._from_snapshot(table_id)
+        table, human_ms = await self._from_snapshot(table_id)
         records = await self.store.read_stream(table_id, table.version + 1)
         for rec in records:
             table = tables.evolve(table, rec.decode())
         if records:
             self.last_event_ms[table_id] = int(records[-1].recorded_at.timestamp() * 1000)
-            # With none in the tail, the last person acted before it: its start is a generous bound.
             human = next((rec for rec in reversed(records)
-                          if rec.metadata.get("actor", "server") != "server"), records[0])
-            self.last_human_ms[table_id] = int(human.recorded_at.timestamp() * 1000)
+                          if rec.metadata.get("actor", "server") != "server"), None)
+            if human is not None:
+                human_ms = int(human.recorded_at.timestamp() * 1000)
+            elif human_ms is None:
+                # A snapshot from before it kept the time (schema < 5): the tail's start is a
+                # generous bound, the person acted before it.
+                human_ms = int(records[0].recorded_at.timestamp() * 1000)
+        if human_ms is not None:
+            self.last_human_ms[table_id] = human_ms
         return table
 
-    async def _from_snapshot(self, table_id: str) -> Table:
+    async def _from_snapshot(self, table_id: str) -> tuple[Table, int | None]:
+        """The table its snapshot holds and when a person last acted at it then (an empty
+        table and None without a readable one)."""
         snap = await self.store.load_snapshot(table_id)
         if snap is None:
-            return Table()
+            return Table(), None
         try:
-            return snapshots.decode(snap.schema_version, snap.data)
+            return (snapshots.decode(snap.schema_version, snap.data),
+                    snapshots.last_human_ms(snap.schema_version, snap.data))
         except snapshots.SnapshotUnreadable as exc:
             log.warning("snapshot_unreadable", table_id=table_id, version=snap.version,
                         schema=snap.schema_version, error=str(exc))
-            return Table()
+            return Table(), None
 
     async def append(self, table_id: str, version: int, new: Sequence[NewEvent],
                      command_id: str | None, fence: int) -> int:
@@ -138,7 +147,8 @@ class TableRepository:
 
     async def save_snapshot(self, table: Table) -> None:
         await self.store.save_snapshot(table.table_id, table.version, snapshots.SNAPSHOT_TYPE,
-                                       snapshots.SCHEMA_VERSION, snapshots.encode(table))
+                                       snapshots.SCHEMA_VERSION,
+                                       snapshots.encode(table, self.last_human_ms.get(table.table_id)))
 
     async def events(self, table_id: str, first: int = 1,
                      last: int | None = None) -> list[RecordedEvent]:

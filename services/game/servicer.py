@@ -19,7 +19,7 @@ from engine.chips import split_options
 from engine.core import fairness
 from engine.core.contract import Status
 from engine.core.messages import encode, to_json
-from engine.table import Act, Leave, Sit, Table, TakeBack, evolve
+from engine.table import Act, Close, Leave, Sit, Table, TakeBack, evolve
 from protocol import wire
 from qipai.v1 import (
     admin_pb2,
@@ -492,6 +492,26 @@ class AdminServicer(_Limited, admin_pb2_grpc.AdminServicer):
                 table_id=table_id, ruleset=table.ruleset, version=table.version,
                 status=table.status.value, players=[p or "" for p in table.seats]))
         return admin_pb2.ListTablesResponse(tables=summaries)
+
+
+    @unary
+    async def CloseTable(self, request: admin_pb2.CloseTableRequest, context: Any) -> game_pb2.TableResponse:
+        me = await self._admin()
+        table_id = _table_id(request.table_id)
+        reason = request.reason or OPERATOR_CLOSE
+        if len(reason) > MAX_ID_LENGTH or not reason.isprintable():
+            raise wire.BadRequest(f"reason: at most {MAX_ID_LENGTH} printable characters")
+        command_id = _request_id(me, request.request_id)
+
+        async def local() -> game_pb2.TableResponse:
+            outcome = await self.tables.execute(table_id, Close(reason), command_id=command_id,
+                                                actor=me.player_id)
+            return _response(outcome.table, me, outcome.duplicate)
+
+        return await self.forwarder.routed("CloseTable", request, context, local, admin_pb2_grpc.AdminStub)
+
+
+OPERATOR_CLOSE = "operator"  # the reason table.Closed records when an operator gave none
 
 
 async def replay(tables: TableService, table_id: str, first: int, last: int | None) -> AsyncIterator[tuple[int, Any, Table]]:

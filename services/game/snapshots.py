@@ -7,6 +7,11 @@ types. A snapshot written by code whose state types had other
 fields fails to read (unknown or missing fields) rather than read wrongly; a change of meaning
 with the same fields bumps `SCHEMA_VERSION` (with an upcaster when old snapshots can be
 carried forward). An unreadable snapshot is ignored: the table is rebuilt from its events.
+
+Beside the table it keeps when a person last acted at it (`last_human_ms`, the abandon policy's
+clock, services/game/clock.py): the events after a snapshot may all be the server's (a table
+playing itself), and a node that loads the table after a restart or a take-over must close it
+when the node before would have, not one abandon time after the snapshot.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
+from engine import rulesets
 from engine.chips import Chips, Stakes
 from engine.core.messages import (
     UnknownMessageType,
@@ -28,12 +34,16 @@ from engine.table import Table
 
 SNAPSHOT_TYPE = "table.Snapshot"
 # 1 was the pickled table; 3 added the chips; 4 the members, kept seats and per-observer counts
-# (no upcaster: those counts need the events, so an older snapshot is rebuilt from them).
-SCHEMA_VERSION = 4
+# (no upcaster: those counts need the events, so an older snapshot is rebuilt from them); 5 the
+# rules revision the table was created under and when a person last acted at it.
+SCHEMA_VERSION = 5
 # from_version -> a function turning that version's data into the next one's.
 UPCASTERS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
     # Tables from before chips: no stakes recorded, no stacks.
     2: lambda data: {**data, "chips": _tagged(Chips.for_table(Stakes(), len(data["seats"])))},
+    # Every table snapshotted before revision 3 recorded none; the last person's time is not
+    # known (the events after the snapshot stand in, as they did).
+    4: lambda data: {**data, "revision": 0, "last_human_ms": None},
 }
 _STATE_PACKAGE = "engine."  # tagged classes are looked up only there
 
@@ -42,8 +52,8 @@ class SnapshotUnreadable(ValueError):
     """A stored snapshot this code cannot turn back into a table."""
 
 
-def encode(table: Table) -> dict[str, Any]:
-    """The snapshot data for `table`."""
+def encode(table: Table, last_human_ms: int | None = None) -> dict[str, Any]:
+    """The snapshot data for `table`, at which a person last acted at `last_human_ms`."""
     return {
         "table_id": table.table_id,
         "ruleset": table.ruleset,
@@ -65,6 +75,8 @@ def encode(table: Table) -> dict[str, Any]:
         "members": sorted(table.members),
         "held": list(table.held),
         "seen": list(table.seen),
+        "revision": table.revision,
+        "last_human_ms": last_human_ms,
     }
 
 
@@ -80,6 +92,9 @@ def decode(schema_version: int, data: dict[str, Any]) -> Table:
         data = step(dict(data))
         schema_version += 1
     try:
+        # The ruleset's package registers its options and state types: after a restart nothing
+        # may have imported it yet.
+        rulesets.get(str(data["ruleset"]))
         return Table(
             table_id=str(data["table_id"]), ruleset=str(data["ruleset"]),
             options=_untagged(data["options"]), created_by=str(data["created_by"]),
@@ -94,9 +109,16 @@ def decode(schema_version: int, data: dict[str, Any]) -> Table:
             closed=str(data.get("closed", "")),  # absent before tables could be closed: open
             members=frozenset(str(m) for m in data["members"]),
             held=tuple(str(h) for h in data["held"]), seen=tuple(int(n) for n in data["seen"]),
+            revision=int(data["revision"]),
         )
     except (KeyError, TypeError, ValueError, AttributeError, ImportError, LookupError) as exc:
         raise SnapshotUnreadable(f"{type(exc).__name__}: {exc}") from None
+
+
+def last_human_ms(schema_version: int, data: dict[str, Any]) -> int | None:
+    """When a person last acted at the table a snapshot holds (None: not known)."""
+    value = data.get("last_human_ms") if schema_version >= 5 else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _tagged(value: Any) -> Any:

@@ -131,6 +131,8 @@ async def _audit(service: LedgerService, args: argparse.Namespace) -> int:
         print(f"  {currency}: sum of all balances {total:,} ({'ok' if total == 0 else 'NOT ZERO'})")
     for m in report.mismatches:
         print(f"  MISMATCH {m.account} {m.currency}: stored {m.stored:,}, postings say {m.recomputed:,}")
+    for s in report.stranded:
+        print(f"  STRANDED {s.account} {s.currency}: {s.balance:,} left on a table that is over")
     print("audit ok" if report.ok else "audit FAILED")
     return 0 if report.ok else 1
 

@@ -30,6 +30,7 @@ from .errors import InsufficientFunds, LedgerUnavailable, UnknownAccount
 from .store import (
     AUDIT_COUNT,
     AUDIT_MISMATCHES,
+    AUDIT_STRANDED,
     AUDIT_TOTALS,
     HISTORY_PAGE_MAX,
     TRANSFER_COLUMNS,
@@ -237,6 +238,12 @@ class PostgresLedger(LedgerStore):
             raise await _first_overdraft(conn, transfers, flags, self._batches) from None
         return [await _decided(conn, t, outcome) for t, outcome in zip(transfers, outcomes, strict=True)]
 
+    async def close_tables_in(self, tx: Any, closed: Sequence[tuple[str, str]]) -> None:
+        conn: psycopg.AsyncConnection = tx.connection
+        for table_key, reason in closed:
+            await conn.execute("INSERT INTO ledger_closed_tables (table_key, reason) VALUES (%s, %s)"
+                               " ON CONFLICT (table_key) DO NOTHING", (table_key, reason))
+
     # Reading.
 
     async def balance(self, account: str, currency: str = accounts.CHIPS) -> int:
@@ -287,7 +294,8 @@ class PostgresLedger(LedgerStore):
             mismatches = await (await conn.execute(AUDIT_MISMATCHES)).fetchall()
             totals = await (await conn.execute(AUDIT_TOTALS)).fetchall()
             count = await (await conn.execute(AUDIT_COUNT)).fetchone()
-        return audit_report(mismatches, totals, count[0])  # type: ignore[index]
+            stranded = await (await conn.execute(AUDIT_STRANDED)).fetchall()
+        return audit_report(mismatches, totals, count[0], stranded)  # type: ignore[index]
 
 
 def _settle(future: asyncio.Future[Posted], result: Posted | BaseException) -> None:

@@ -96,4 +96,6 @@ class LedgerServicer(ledger_pb2_grpc.LedgerServicer):
             ok=report.ok, accounts=report.accounts, transfers=report.transfers,
             totals=[pb.CurrencyTotal(currency=c, sum=s) for c, s in report.totals.items()],
             mismatches=[pb.BalanceMismatch(account=m.account, currency=m.currency, stored=m.stored,
-                                           recomputed=m.recomputed) for m in report.mismatches])
+                                           recomputed=m.recomputed) for m in report.mismatches],
+            stranded=[pb.StrandedStack(account=s.account, currency=s.currency, balance=s.balance)
+                      for s in report.stranded])

@@ -6,6 +6,10 @@ subscription's checkpoint, so a consumer killed at any point resumes where the c
 checkpoint is and posts every payment exactly once (the transfer ids, derived from the events,
 are a second line of defence). Several ledger processes may run one; a Postgres advisory lock
 lets only one of them consume at a time, and the others take over when its session ends.
+
+A table's `table.Closed` (recorded after the cash-outs of every way a table ends, rules revision
+3) records the table as closed in the same transaction: the audit then requires each of its
+seat accounts to be 0.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from .transfers import Posted, Transfer
 SUBSCRIPTION = "ledger-settlement"
 TABLE_STREAM = "table-"
 BOUGHT_IN, SETTLED, CASHED_OUT = "table.StackBoughtIn", "table.HandSettled", "table.StackCashedOut"
+CLOSED = "table.Closed"
 
 REBUILD_BACKOFF_S = 10.0  # a leaderboard store that failed is rebuilt at most this often
 
@@ -60,7 +65,9 @@ def transfers_of(event: RecordedEvent) -> list[tuple[Transfer, bool]]:
         return [(buy_in_transfer(event.stream_id, data["seat"], data["player_id"], data["chips"], data["n"]),
                  True)] if data["chips"] > 0 else []
     if event.type == CASHED_OUT:
-        return [(Transfer(f"cashout/{table}/{data['seat']}/{data['player_id']}/{data['n']}",
+        # A kept seat's winnings go back after the cash-out of the same buy-in: a transfer of its own.
+        kept = "/kept" if data.get("kept") else ""
+        return [(Transfer(f"cashout/{table}/{data['seat']}/{data['player_id']}/{data['n']}{kept}",
                           accounts.seat(table, data["seat"]), accounts.player(data["player_id"]),
                           data["chips"], "cashout"), False)] if data["chips"] > 0 else []
     # Two payments between the same seats for the same reason are one cause: one transfer.
@@ -77,6 +84,12 @@ def transfers_of(event: RecordedEvent) -> list[tuple[Transfer, bool]]:
         details={"ruleset": data["ruleset"], "payer_player": p["payer_player"],
                  "payee_player": p["payee_player"], "hand": str(data["hand"])}), False)
         for (payer, payee, reason), p in merged.items() if p["chips"] > 0]
+
+
+def closed_tables(events: list[RecordedEvent]) -> list[tuple[str, str]]:
+    """The tables (`table_key`, reason) whose end `events` record."""
+    return [(table_key(e.stream_id), str(e.data.get("reason", ""))) for e in events
+            if e.type == CLOSED and e.stream_id.startswith(TABLE_STREAM)]
 
 
 class SettlementConsumer:
@@ -145,6 +158,9 @@ class SettlementConsumer:
         # consumer racing on the same events), and a buy-in opens its seat's account.
         self._pending = await self.service.store.post_in(
             tx, [t for t, _ in caused], open_credit=[opens for _, opens in caused]) if caused else []
+        closed = closed_tables(events)
+        if closed:
+            await self.service.store.close_tables_in(tx, closed)
         self._pending_times = [e.recorded_at.timestamp() for e in events if e.type == SETTLED]
 
     async def _project(self) -> None:

@@ -21,6 +21,7 @@ from .errors import InsufficientFunds, UnknownAccount
 from .store import (
     AUDIT_COUNT,
     AUDIT_MISMATCHES,
+    AUDIT_STRANDED,
     AUDIT_TOTALS,
     HISTORY_PAGE_MAX,
     TRANSFER_COLUMNS,
@@ -95,6 +96,11 @@ class SqliteLedger(LedgerStore):
         return [await _post(tx, t, flag) for t, flag in zip(transfers, opens(open_credit, len(transfers)),
                                                             strict=True)]
 
+    async def close_tables_in(self, tx: Any, closed: Sequence[tuple[str, str]]) -> None:
+        for table_key, reason in closed:
+            await tx.execute("INSERT INTO ledger_closed_tables (table_key, reason, closed_at) VALUES (?, ?, ?)"
+                             " ON CONFLICT (table_key) DO NOTHING", (table_key, reason, _now()))
+
     async def balance(self, account: str, currency: str = accounts.CHIPS) -> int:
         async with self._store.transaction() as tx:
             if account == accounts.HOUSE:
@@ -145,7 +151,8 @@ class SqliteLedger(LedgerStore):
             mismatches = await tx.execute(AUDIT_MISMATCHES)
             totals = await tx.execute(AUDIT_TOTALS)
             count = await tx.execute(AUDIT_COUNT)
-        return audit_report(mismatches, totals, count[0][0])
+            stranded = await tx.execute(AUDIT_STRANDED)
+        return audit_report(mismatches, totals, count[0][0], stranded)
 
 
 async def _get(tx: Any, transfer_id: str) -> Posted | None:

@@ -34,18 +34,31 @@ class Mismatch:
 
 
 @dataclass(frozen=True)
+class Stranded:
+    """A seat's stack left at a table that is over."""
+
+    account: str
+    currency: str
+    balance: int
+
+
+@dataclass(frozen=True)
 class AuditReport:
-    """Stored balances against the balances recomputed from every transfer's two postings."""
+    """Stored balances against the balances recomputed from every transfer's two postings, and
+    the seat accounts of closed tables that still hold chips."""
 
     accounts: int
     transfers: int
     totals: dict[str, int]
     mismatches: list[Mismatch] = field(default_factory=list)
+    stranded: list[Stranded] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        """Every balance equals its postings and each currency sums to zero (double entry)."""
-        return not self.mismatches and all(total == 0 for total in self.totals.values())
+        """Every balance equals its postings, each currency sums to zero (double entry) and no
+        closed table holds chips (every `table/<id>/seat/<n>` of a closed table is 0)."""
+        return (not self.mismatches and not self.stranded
+                and all(total == 0 for total in self.totals.values()))
 
 
 # The two audit queries, valid SQL on both backends.
@@ -61,15 +74,27 @@ ORDER BY a.account, a.currency
 """
 AUDIT_TOTALS = "SELECT currency, sum(balance), count(*) FROM ledger_accounts GROUP BY currency ORDER BY currency"
 AUDIT_COUNT = "SELECT count(*) FROM ledger_transfers"
+# The non-zero seat accounts of closed tables: `rtrim` of the seat number leaves
+# 'table/<key>/seat/', whose <key> is looked up by the closed tables' primary key.
+AUDIT_STRANDED = """
+SELECT a.account, a.currency, a.balance
+FROM ledger_accounts a
+JOIN ledger_closed_tables c
+  ON c.table_key = substr(rtrim(a.account, '0123456789'), 7, length(rtrim(a.account, '0123456789')) - 12)
+WHERE a.account LIKE 'table/%' AND a.balance <> 0
+ORDER BY a.account, a.currency
+"""
 TRANSFER_COLUMNS = "id, debit, credit, currency, amount, kind, reason, details, sequence, posted_at"
 
 
-def audit_report(mismatch_rows: list[tuple[Any, ...]], total_rows: list[tuple[Any, ...]], transfers: int) -> AuditReport:
+def audit_report(mismatch_rows: list[tuple[Any, ...]], total_rows: list[tuple[Any, ...]], transfers: int,
+                 stranded_rows: Sequence[tuple[Any, ...]] = ()) -> AuditReport:
     return AuditReport(
         accounts=sum(int(n) for _, _, n in total_rows),
         transfers=int(transfers),
         totals={currency: int(total) for currency, total, _ in total_rows},
         mismatches=[Mismatch(a, c, int(s), int(r)) for a, c, s, r in mismatch_rows],
+        stranded=[Stranded(a, c, int(b)) for a, c, b in stranded_rows],
     )
 
 
@@ -118,6 +143,12 @@ class LedgerStore(abc.ABC):
         subscription's batch): they commit or roll back with it. `open_credit` may be given per
         transfer. Raises like `post`; on Postgres the accounts of the whole list are locked in
         one fixed order, so two transactions posting lists never deadlock each other."""
+
+    @abc.abstractmethod
+    async def close_tables_in(self, tx: Any, closed: Sequence[tuple[str, str]]) -> None:
+        """Record in `tx` (a subscription's batch) that each table (`table_key`, `reason`) is
+        over: from then on the audit requires every seat account of it to be 0. Recording one
+        again changes nothing."""
 
     @abc.abstractmethod
     async def balance(self, account: str, currency: str = accounts.CHIPS) -> int:

@@ -97,6 +97,28 @@ async def test_the_last_persons_command_is_rebuilt_from_the_log_after_a_restart(
     assert other.repository.last_human_ms[table_id] == int(sat.recorded_at.timestamp() * 1000)
 
 
+async def test_the_abandon_clock_survives_a_restart_when_only_the_server_played_after_the_snapshot(
+        policed, store, live, clock):
+    table_id = await seated(policed, "koudian", FAST_KOUDIAN, KOUDIAN)
+    last_person = policed.repository.last_human_ms[table_id]
+    # Nobody acts: the server plays every seat into the next hand, whose start saves a snapshot.
+    while (await policed.get(table_id)).hands_started < 2:
+        await _run(policed, clock, 100, step=100)
+        assert clock.now - last_person < ABANDON_MS, "no second hand before the abandon time"
+    snap = await store.load_snapshot(table_id)
+    assert snap is not None and all(rec.metadata.get("actor") == "server"
+                                    for rec in await store.read_stream(table_id, snap.version + 1))
+    await policed.drain()  # the node stops; another takes its tables over
+    other = table_service(store, live, node_id="node-q", address="q:1", clock_ms=clock,
+                          abandon_after_ms=ABANDON_MS)
+    assert await other.adopt(table_id)
+    assert other.repository.last_human_ms[table_id] == last_person
+    while not (await other.get(table_id)).closed:
+        await _run(other, clock, 100, step=100)
+        assert clock.now - last_person <= ABANDON_MS + 100, "the restart put the abandon time off"
+    assert (await other.get(table_id)).closed == ABANDONED
+
+
 # -- idempotency ------------------------------------------------------------------------------
 
 

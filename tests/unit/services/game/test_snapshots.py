@@ -138,3 +138,16 @@ def test_a_snapshot_naming_a_type_this_code_does_not_register_cannot_be_read():
     data["game"]["type"] = "koudian.NoSuchPhase"
     with pytest.raises(snapshots.SnapshotUnreadable):
         snapshots.decode(snapshots.SCHEMA_VERSION, data)
+
+
+def test_a_snapshot_keeps_when_a_person_last_acted_at_the_table_for_the_abandon_policy():
+    data = json.loads(json.dumps(snapshots.encode(a_whole_hand("koudian")[-1], last_human_ms=1_700_000_000_123)))
+    assert snapshots.last_human_ms(snapshots.SCHEMA_VERSION, data) == 1_700_000_000_123
+
+
+def test_a_snapshot_from_before_revisions_were_recorded_reads_as_revision_0_with_no_last_person_time():
+    table = a_whole_hand("koudian")[-1]
+    old = snapshots.encode(table)
+    del old["revision"], old["last_human_ms"]
+    assert table.revision == 0 and snapshots.decode(4, old) == table
+    assert snapshots.last_human_ms(4, old) is None
