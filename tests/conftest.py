@@ -26,6 +26,12 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Hypothesis's per-example deadline and its too-slow check are timed assertions: on a loaded
+# machine they fail tests whose rules hold. Speed is measured by the benchmarks (bench/) instead.
+settings.register_profile("qipai", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("qipai")
 
 DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
