@@ -1,6 +1,7 @@
 """A player is at most one live table, atomically: the races the matchmaker's own checks cannot
 see, over gRPC in real `qipai serve` processes, on the embedded default (one process, memory +
-SQLite) and on Postgres + Redis with two processes (two matchmakers, two game nodes).
+SQLite), on Postgres + Redis with two processes (two matchmakers, two game nodes), and split
+(two matchmaker processes calling one game process over gRPC, the ledger a process of its own).
 
 Each trial races two ways of seating one player: two ready rooms of theirs started at once
 (`asyncio.gather`), and a room start against the same player's public-queue match. A double is
@@ -14,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import grpc
@@ -46,24 +48,41 @@ bronze = { stake = 1 }
     return str(path)
 
 
-@pytest.fixture(scope="module", params=["embedded", "production"])
-def addresses(request: pytest.FixtureRequest, module_start_server: StartServer,
-              tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
-    """Two matchmaker addresses of one deployment (embedded: one process is the deployment)."""
+@dataclass(frozen=True)
+class Deployment:
+    matchmakers: tuple[str, str]  # two matchmaker addresses (embedded: the one process twice)
+    game: str
+    ledger: str
+
+
+@pytest.fixture(scope="module", params=["embedded", "production", "split"])
+def deployment(request: pytest.FixtureRequest, module_start_server: StartServer,
+               tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]:
     env = {"QIPAI_QUEUES_FILE": _queues_file(tmp_path_factory.mktemp("q") / "queues.toml"),
            "QIPAI_ROOM_START_PAUSE_MS": "25",
            "QIPAI_ROOM_JOINS_PER_MINUTE": "100000", "QIPAI_ROOM_JOINS_PER_MINUTE_PER_ADDRESS": "100000",
            "QIPAI_TOKEN_SECRET": SECRET}
     if request.param == "embedded":
         server = module_start_server(env)
-        yield server.address, server.address
+        yield Deployment((server.address, server.address), server.address, server.address)
         return
     env.update(request.getfixturevalue("module_production_env"))
-    servers = [module_start_server({**env, "QIPAI_NODE_ID": f"node{n}-{uuid.uuid4().hex[:4]}"}, wait=False)
-               for n in range(2)]
-    for server in servers:
+    if request.param == "production":
+        servers = [module_start_server({**env, "QIPAI_NODE_ID": f"node{n}-{uuid.uuid4().hex[:4]}"},
+                                       wait=False) for n in range(2)]
+        for server in servers:
+            wait_healthy(server.address, timeout=120)
+        yield Deployment((servers[0].address, servers[1].address), servers[0].address, servers[0].address)
+        return
+    game = module_start_server({**env, "QIPAI_NODE_ID": f"game-{uuid.uuid4().hex[:4]}"}, service="game",
+                               wait=False)
+    ledger = module_start_server(env, service="ledger", wait=False)
+    matchmakers = [module_start_server({**env, "QIPAI_GAME_ADDR": game.address,
+                                        "QIPAI_NODE_ID": f"mm{n}-{uuid.uuid4().hex[:4]}"},
+                                       service="matchmaking", wait=False) for n in range(2)]
+    for server in (game, ledger, *matchmakers):
         wait_healthy(server.address, timeout=120)
-    yield servers[0].address, servers[1].address
+    yield Deployment((matchmakers[0].address, matchmakers[1].address), game.address, ledger.address)
 
 
 def player(chan: grpc.aio.Channel, name: str) -> Player:
@@ -101,17 +120,19 @@ async def queue_once(p: Player) -> matchmaking_pb2.Ticket | grpc.aio.AioRpcError
     raise AssertionError("the Queue stream ended without a match or a cancellation")
 
 
-async def doubled(p: Player, tables: set[str]) -> tuple[int, int]:
+async def doubled(p: Player, tables: set[str], game: grpc.aio.Channel,
+                  ledger: grpc.aio.Channel) -> tuple[int, int]:
     """(live tables `p` sits at, buy-ins of `p` in the ledger), over `tables` and every table
     the ledger shows them buying in at."""
-    reply = await ledger_pb2_grpc.LedgerStub(p.chan).ListTransfers(
+    reply = await ledger_pb2_grpc.LedgerStub(ledger).ListTransfers(
         ledger_pb2.ListTransfersRequest(page_size=100), metadata=p.metadata)
     buy_ins = [t for t in reply.transfers if t.kind == "buyin"]
     tables |= {"table-" + t.id.split("/")[1] for t in buy_ins}
     live = 0
     for table_id in tables:
         try:
-            view = await p.game.GetView(game_pb2.TableRequest(table_id=table_id), metadata=p.metadata)
+            view = await on(p, game).game.GetView(game_pb2.TableRequest(table_id=table_id),
+                                                  metadata=p.metadata)
         except grpc.aio.AioRpcError as exc:
             assert exc.code() is grpc.StatusCode.PERMISSION_DENIED  # never sat there (private)
             continue
@@ -119,7 +140,12 @@ async def doubled(p: Player, tables: set[str]) -> tuple[int, int]:
     return live, len(buy_ins)
 
 
-async def two_rooms(chan_a: grpc.aio.Channel, chan_b: grpc.aio.Channel, n: int) -> tuple[int, int]:
+Channels = tuple[grpc.aio.Channel, grpc.aio.Channel, grpc.aio.Channel, grpc.aio.Channel]
+"""Two matchmakers', the game's and the ledger's."""
+
+
+async def two_rooms(chans: Channels, n: int) -> tuple[int, int]:
+    chan_a, chan_b, game, ledger = chans
     tag = uuid.uuid4().hex[:6]
     p = player(chan_a, f"p{n}-{tag}")
     first = [player(chan_a, f"a{n}{i}-{tag}") for i in range(3)]
@@ -133,10 +159,11 @@ async def two_rooms(chan_a: grpc.aio.Channel, chan_b: grpc.aio.Channel, n: int) 
             assert isinstance(outcome, grpc.aio.AioRpcError), outcome
             assert outcome.code() is grpc.StatusCode.FAILED_PRECONDITION, outcome
     assert any(not isinstance(o, BaseException) for o in started), started  # one of them starts
-    return await doubled(p, {o.table_id for o in started if not isinstance(o, BaseException)})
+    return await doubled(p, {o.table_id for o in started if not isinstance(o, BaseException)}, game, ledger)
 
 
-async def room_and_queue(chan_a: grpc.aio.Channel, chan_b: grpc.aio.Channel, n: int) -> tuple[int, int]:
+async def room_and_queue(chans: Channels, n: int) -> tuple[int, int]:
+    chan_a, chan_b, game, ledger = chans
     tag = uuid.uuid4().hex[:6]
     host = player(chan_a, f"h{n}-{tag}")
     p = player(chan_a, f"q{n}-{tag}")
@@ -153,16 +180,17 @@ async def room_and_queue(chan_a: grpc.aio.Channel, chan_b: grpc.aio.Channel, n: 
     if isinstance(ticket, matchmaking_pb2.Ticket) and ticket.table_id:
         tables.add(ticket.table_id)
     assert tables, (started, ticket)  # one of them seats the player
-    return await doubled(p, tables)
+    return await doubled(p, tables, game, ledger)
 
 
 @pytest.mark.parametrize("race", [two_rooms, room_and_queue], ids=["two_room_starts", "room_start_and_queue"])
-def test_a_player_racing_two_seatings_sits_and_buys_in_at_one_table_only(addresses, race) -> None:
-    a, b = addresses
+def test_a_player_racing_two_seatings_sits_and_buys_in_at_one_table_only(deployment, race) -> None:
+    (a, b), game, ledger = deployment.matchmakers, deployment.game, deployment.ledger
 
     async def run() -> list[tuple[int, int]]:
-        async with channel(a) as chan_a, channel(b) as chan_b:
-            return [await race(chan_a, chan_b, n) for n in range(TRIALS)]
+        async with channel(a) as chan_a, channel(b) as chan_b, channel(game) as chan_g, \
+                channel(ledger) as chan_l:
+            return [await race((chan_a, chan_b, chan_g, chan_l), n) for n in range(TRIALS)]
 
     outcomes = asyncio.run(run())
     doubles = [n for n, (live, buy_ins) in enumerate(outcomes) if live > 1 or buy_ins > 1]
