@@ -102,6 +102,13 @@ class SeatReservations:
                 if isinstance(ev, PlayerLeft):
                     await self._execute("DELETE FROM seat_reservations WHERE player_id = ? AND table_id = ?",
                                         (ev.player_id, table.table_id))
+            for player in _seated_players(table, events):
+                held = await self.holder(player)
+                if held is None or held[0] != table.table_id:
+                    # Taken over while this sit stalled past IN_FLIGHT_MS between its reservation
+                    # and its append: the one case the rule misses. Loud, for an operator.
+                    log.error("seat_reservation_lost", table_id=table.table_id, player_id=player,
+                              holder=held[0] if held else "")
         except Exception as exc:  # the store away: the next sit meeting it finds it stale
             log.warning("seat_reservation_not_released", table_id=table.table_id, error=repr(exc))
 

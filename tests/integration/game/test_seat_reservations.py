@@ -9,9 +9,10 @@ import uuid
 from collections.abc import AsyncIterator
 
 import pytest
+from structlog.testing import capture_logs
 
 from engine.core.errors import RuleViolation
-from engine.table import Close, Leave, Sit
+from engine.table import Close, Leave, PlayerSeated, Sit
 from services.bootstrap import Backends, open_backends
 from services.config import Settings
 from services.game.reservations import IN_FLIGHT_MS, MATCHMAKER, SeatReservations
@@ -84,6 +85,21 @@ async def test_a_reservation_left_behind_is_taken_over_once_its_player_does_not_
                                 (now - IN_FLIGHT_MS - 1, "ann"))
     await sit(backends, live, "ann")
     assert (await reservations.holder("ann") or ("",))[0] == live
+
+
+async def test_a_sit_whose_reservation_was_taken_over_before_it_was_stored_is_logged(backends):
+    reservations = seats(backends)
+    first, other = await table(backends), await table(backends)
+    await sit(backends, first, "ann")
+    seated = await backends.tables.get(first)
+    # As if ann's sit had stalled past IN_FLIGHT_MS and another table took her reservation over.
+    await reservations._execute("UPDATE seat_reservations SET table_id = ? WHERE player_id = ?",
+                                (other, "ann"))
+    with capture_logs() as logs:
+        await reservations.after(seated, [PlayerSeated(seated.seat_of("ann") or 0, "ann")],
+                                 seated.status)
+    assert [(e["event"], e["holder"]) for e in logs if e["log_level"] == "error"] == [
+        ("seat_reservation_lost", other)]
 
 
 async def test_two_sits_of_one_player_at_once_seat_them_at_one_table(backends):
