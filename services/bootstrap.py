@@ -17,8 +17,9 @@ from services.eventstore import EventStore
 from services.game.clock import Clock, Deadlines
 from services.game.feed import LocalFeed, Watcher
 from services.game.ownership import Ownership, TableLocks
-from services.game.pipeline import BuyIn, CommandPipeline, Outcome
+from services.game.pipeline import CommandPipeline, Outcome
 from services.game.repository import TableRepository
+from services.game.reservations import SeatReservations
 from services.game.tables import TableService
 from services.ledger.buyin import BuyIns
 from services.ledger.config import ledger_settings
@@ -30,7 +31,7 @@ from services.live.base import LiveState, wall_clock_ms
 
 
 def table_service(store: EventStore, live: LiveState, *, node_id: str = "", address: str = "",
-                  clock_ms: Callable[[], int] = wall_clock_ms, buy_ins: BuyIn | None = None,
+                  clock_ms: Callable[[], int] = wall_clock_ms, buy_ins: BuyIns | None = None,
                   abandon_after_ms: int = 0) -> TableService:
     """The table service of one node, its units wired together (see services/game/tables.py);
     `abandon_after_ms` closes tables nobody acted at for that long (0: never)."""
@@ -39,7 +40,9 @@ def table_service(store: EventStore, live: LiveState, *, node_id: str = "", addr
     deadlines = Deadlines(live, clock_ms, repository.last_human_ms.get, abandon_after_ms)
     local = LocalFeed()
     ownership = Ownership(repository, live, deadlines, local, TableLocks(), node_id, address, clock_ms)
-    pipeline = CommandPipeline(repository, ownership, deadlines, local, live, node_id, clock_ms, buy_ins)
+    # One live matchmade table per player, its reservation taken with the buy-in (reservations.py).
+    seats = SeatReservations(store, repository.read, buy_ins, clock_ms)
+    pipeline = CommandPipeline(repository, ownership, deadlines, local, live, node_id, clock_ms, seats)
 
     async def fire(table_id: str, cmd: Timeout | Close, command_id: str) -> Outcome:
         return await pipeline.execute(table_id, cmd, command_id=command_id, actor="server")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import json
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -33,6 +33,7 @@ from services.game.leases import NotHolder
 from services.game.lobby import public_view
 from services.game.ownership import Ownership
 from services.game.repository import TableRepository
+from services.game.reservations import Seats
 from services.live.base import LiveState, LiveStateUnavailable, Published
 from services.live.base import View as LiveView
 from services.observability import APPENDS, COMMAND_LATENCY, COMMANDS, log
@@ -41,9 +42,6 @@ CONFLICT_RETRIES = 5
 MAX_CLOCK_STEPS = 500  # clock steps chained into one command (a whole deal, with room to spare)
 
 Steps = list[tuple[Any, list[Any]]]
-# Pays a command's buy-ins (`engine.chips.StackBoughtIn`) before its events are stored; raises
-# (not enough chips) to refuse the command with nothing stored.
-BuyIn = Callable[[str, Sequence[Any]], Awaitable[None]]
 
 
 class VersionConflict(Conflict):
@@ -106,10 +104,13 @@ class CommandPipeline:
 
     def __init__(self, repository: TableRepository, ownership: Ownership, deadlines: Deadlines,
                  local: LocalFeed, live: LiveState, node_id: str,
-                 clock_ms: Callable[[], int], buy_ins: BuyIn | None = None) -> None:
+                 clock_ms: Callable[[], int], seats: Seats | None = None) -> None:
         self.repository, self.ownership, self.deadlines = repository, ownership, deadlines
         self.local, self.live, self.node_id, self.clock_ms = local, live, node_id, clock_ms
-        self.buy_ins = buy_ins
+        # Takes a command's seat reservations and pays its buy-ins (`engine.chips.StackBoughtIn`)
+        # before its events are stored, raising to refuse it with nothing stored; releases the
+        # reservations its events end after they are (services/game/reservations.py).
+        self.seats = seats
         self._applied_by_ruleset: dict[str, Any] = {}  # COMMANDS' children: a label lookup per action costs
 
     def _applied(self, ruleset: str) -> Any:
@@ -157,8 +158,8 @@ class CommandPipeline:
                     more, after = self.follow_ups(after)
                     steps += more
                     events = [ev for _, evs in steps for ev in evs]
-                    if self.buy_ins is not None:
-                        await self.buy_ins(table_id, events)
+                    if self.seats is not None:
+                        await self.seats.before(table, events)
                     new = self.records(steps, table.version, command_id, actor)
                     try:
                         version = await self.repository.append(table_id, table.version, new,
@@ -210,6 +211,8 @@ class CommandPipeline:
                         log.warning("live_state_unavailable", stage="after_append",
                                     version=after.version, error=str(exc))
                         raise
+                    if self.seats is not None:
+                        await self.seats.after(after, events, before)
                     COMMAND_LATENCY.observe((self.clock_ms() - started) / 1000)
                     return Outcome(own, own.version, own_events)
                 latest = await self.repository.load(table_id, must_exist=True)

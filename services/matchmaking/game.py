@@ -25,10 +25,14 @@ from engine.table import Leave, Sit
 from services import auth
 from services.errors import Refused, Unavailable
 from services.game.repository import STREAM_PREFIX
+from services.game.reservations import MATCHMAKER
 from services.game.tables import TableService
 
-MATCHMAKER = "matchmaker"  # the identity tables are created by
+__all__ = ["MATCHMAKER", "GameGateway", "GameUnavailable", "GrpcGame", "InProcessGame", "PausedGame",
+           "SeatRefused", "match_table_id"]
+
 PLAYER_TOKEN_TTL_S = 300
+SEATED_ELSEWHERE = "seated_elsewhere"  # the game's refusal: the player holds another live table
 
 
 class SeatRefused(Refused):
@@ -50,12 +54,18 @@ def match_table_id(match_id: str) -> str:
 
 class GameGateway(Protocol):
     async def create_table(self, match_id: str, ruleset: str, options: dict[str, Any]) -> str:
-        """The match's table (created once, whatever the retries); returns its id."""
+        """The match's table (created once, whatever the retries), private: only its players
+        and operators may look at it; returns its id."""
         ...
 
     async def sit(self, table_id: str, player_id: str, seat: int, request_id: str, *,
                   bot: bool = False) -> None:
         """Seat `player_id` at `seat` (a human buys in; SeatRefused when they cannot)."""
+        ...
+
+    async def ready(self, table_id: str, player_id: str, request_id: str) -> None:
+        """`player_id` is ready for the first hand (they said so in the room, or by queueing);
+        nothing when they no longer sit there."""
         ...
 
     async def leave(self, table_id: str, player_id: str, request_id: str) -> None:
@@ -75,7 +85,7 @@ class InProcessGame:
 
     async def create_table(self, match_id: str, ruleset: str, options: dict[str, Any]) -> str:
         table_id = match_table_id(match_id)
-        await self.tables.create(ruleset, options, MATCHMAKER, private=False,
+        await self.tables.create(ruleset, options, MATCHMAKER, private=True,
                                  command_id=f"{MATCHMAKER}:{match_id}", table_id=table_id)
         return table_id
 
@@ -89,6 +99,12 @@ class InProcessGame:
             raise SeatRefused(player_id, exc.code, exc.message) from None
         except Refused as exc:  # the ledger: not enough chips
             raise SeatRefused(player_id, "insufficient_chips", str(exc)) from None
+
+    async def ready(self, table_id: str, player_id: str, request_id: str) -> None:
+        try:
+            await self.tables.ready(table_id, player_id, command_id=f"{player_id}:{request_id}")
+        except RuleViolation:
+            pass  # stood up meanwhile: nothing to be ready for
 
     async def leave(self, table_id: str, player_id: str, request_id: str) -> None:
         try:
@@ -127,6 +143,9 @@ class PausedGame:
         await asyncio.sleep(self.pause_s)
         await self.game.sit(table_id, player_id, seat, request_id, bot=bot)
         await asyncio.sleep(self.pause_s)
+
+    async def ready(self, table_id: str, player_id: str, request_id: str) -> None:
+        await self.game.ready(table_id, player_id, request_id)
 
     async def leave(self, table_id: str, player_id: str, request_id: str) -> None:
         await self.game.leave(table_id, player_id, request_id)
@@ -174,9 +193,23 @@ class GrpcGame:
             await self._call(self.stub.Join, request, metadata)
         except grpc.aio.AioRpcError as exc:
             if exc.code() is grpc.StatusCode.FAILED_PRECONDITION:
-                reason = "insufficient_chips" if "chips" in (exc.details() or "") else "seat_refused"
-                raise SeatRefused(player_id, reason, exc.details() or "") from None
+                details = exc.details() or ""
+                if details.startswith(SEATED_ELSEWHERE + ":"):
+                    reason = SEATED_ELSEWHERE
+                else:
+                    reason = "insufficient_chips" if "chips" in details else "seat_refused"
+                raise SeatRefused(player_id, reason, details) from None
             raise
+
+    async def ready(self, table_id: str, player_id: str, request_id: str) -> None:
+        from qipai.v1 import game_pb2
+
+        try:
+            await self._call(self.stub.Ready, game_pb2.TableRequest(
+                table_id=table_id, request_id=request_id), self._token(player_id))
+        except grpc.aio.AioRpcError as exc:
+            if exc.code() is not grpc.StatusCode.FAILED_PRECONDITION:
+                raise
 
     async def leave(self, table_id: str, player_id: str, request_id: str) -> None:
         from qipai.v1 import game_pb2

@@ -7,7 +7,13 @@ the table it last seated each player at (their last matched ticket, in the ticke
 last started room's table, in the room store — both shared by every matchmaker process) and
 asks the game whether the player still sits there and that table's match is not over
 (`GameGateway.seated`). So the rule lifts the moment the match ends or the player stands up
-(`Leave`), whatever became of the matchmaker process that seated them."""
+(`Leave`), whatever became of the matchmaker process that seated them.
+
+These checks look, then act: they refuse early, with a clear message, what would fail anyway.
+What holds under concurrency (two starts at once, a start racing a queue match, on any number
+of matchmakers) is the game's seat reservation, taken with the buy-in in one transaction
+(services/game/reservations.py): the second seating of a player is refused there
+(`seated_elsewhere`) and undone like a player short of chips."""
 
 from __future__ import annotations
 

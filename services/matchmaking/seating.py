@@ -1,5 +1,8 @@
 """Seating a match: its table, created once (keyed by the match id), a bot in every empty seat,
-then each player, who buys in through the ledger as any player sitting down does.
+then each player, who buys in through the ledger as any player sitting down does, then each
+player's Ready: they said ready in the room, or by queueing, so the first hand deals at once
+with no second ready from anyone (a player who is not there is played by the table's timeouts,
+then on auto-play, as any seat whose player is away).
 
 Every step is idempotent (the ids derive from the match), so seating a match again after a
 crash finishes it without a second table or a second buy-in. When a player cannot sit (not
@@ -58,6 +61,8 @@ class Seating:
         table_id = await self.game.create_table(match_id, ruleset, table_options(options, stakes, bots=None in players))
         occupants = tuple(p if p is not None else bot_id(match_id, s) for s, p in enumerate(players))
         # Bots first: each is ready on sitting, and the last player's Ready deals the first hand.
+        # A player's sit takes their seat reservation (one live matchmade table each, taken by
+        # the game with the buy-in): a player already seated elsewhere is refused here.
         for seat, player in enumerate(players):
             if player is None:
                 await self.game.sit(table_id, occupants[seat], seat, f"{match_id}:sit:{seat}", bot=True)
@@ -73,6 +78,9 @@ class Seating:
                 await self.unseat(match_id, table_id, [p for p in players if p is not None])
                 raise
             seated.append(player)
+        for seat, player in enumerate(players):
+            if player is not None:
+                await self.game.ready(table_id, player, f"{match_id}:ready:{seat}")
         return Seated(table_id, occupants)
 
     async def unseat(self, match_id: str, table_id: str, players: Sequence[str]) -> None:

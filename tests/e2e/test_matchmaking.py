@@ -59,7 +59,8 @@ def test_a_lone_player_is_seated_with_bots_after_the_bot_fill_wait(start_server,
             game_pb2.TableRequest(table_id=matched.table_id), metadata=_md("ann"), timeout=10)
         assert view.seat == matched.seat == 0
         assert [p.startswith("bot-") for p in view.players] == [False, True, True, True]
-        assert sorted(view.auto_play) == [1, 2, 3] and sorted(view.ready) == [1, 2, 3]
+        # Queueing said ready: the first hand is dealt without a Game/Ready from ann.
+        assert sorted(view.auto_play) == [1, 2, 3] and view.status == "in_hand"
         # Seated at an unfinished table: no second queue.
         with pytest.raises(grpc.RpcError) as caught:
             list(_stub(channel).Queue(pb.QueueRequest(ruleset="koudian"), metadata=_md("ann"), timeout=10))

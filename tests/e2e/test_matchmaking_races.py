@@ -30,17 +30,19 @@ WELCOME, BUY_IN = 1000, 100  # the ledger's welcome grant; a bronze seat (stake 
 def queues_file(tmp_path: Path) -> str:
     path = tmp_path / "queues.toml"
     # No bot fill, a long grace: a ticket ends matched or cancelled by its player, nothing else.
+    # Long turns: a match's first hand is dealt at once, and its tables wait for a first move
+    # instead of timing out and auto-playing hundreds of tables while the test runs.
     path.write_text("""
 [defaults]
 bot_fill_after_s = 0
 grace_s = 600
 match_lease_s = 2
 [rulesets.koudian.presets]
-standard = {}
+standard = { turn_timeout_ms = 600000, claim_timeout_ms = 600000 }
 [rulesets.koudian.tiers]
 bronze = { stake = 1 }
 [rulesets.daqi.presets]
-standard = {}
+standard = { play_timeout_ms = 600000, bury_timeout_ms = 600000 }
 [rulesets.daqi.tiers]
 bronze = { stake = 1 }
 """)

@@ -5,6 +5,7 @@ The commands are read out of README.md, so the README cannot drift from what the
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import platform
@@ -88,10 +89,11 @@ def _json_documents(text: str) -> list[dict]:
 ROOM_SECTION = "### A room with grpcurl"
 
 
+@pytest.mark.timeout(600)  # a koudian hand played out by the server's auto-play takes a minute or two
 def test_the_readme_room_walkthrough_creates_and_joins_a_room_with_grpcurl_and_qipai_play(start_server, tmp_path):
     bin_dir = _grpcurl_path()
     server = start_server()
-    create, play, watch = walkthrough_blocks(ROOM_SECTION)
+    create, play, watch, table = walkthrough_blocks(ROOM_SECTION)
     env = {**server.env, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
     script = f"set -e\n{create}\necho \"CODE=$CODE ANN=$ANN\"\n"
     out = subprocess.run(["bash", "-c", script], cwd=ROOT, env=env, capture_output=True, text=True,
@@ -129,3 +131,64 @@ def test_the_readme_room_walkthrough_creates_and_joins_a_room_with_grpcurl_and_q
     room = _json_documents(watched.stdout)[-1]
     assert room["state"] == "ROOM_STATE_STARTED" and room["table_id"].startswith("table-")
     assert [m["player_id"].startswith("guest-") for m in room["members"]] == [True] * 4
+
+    # The table was dealt as the room started (nobody sent Game/Ready), and its hand settles.
+    preamble = "\n".join(create.splitlines()[:3])  # PATH, ADDR and `field`, as in one terminal
+    followed = subprocess.run(["bash", "-c", f"set -e\n{preamble}\nCODE={code}\nANN={ann}\n{table}"],
+                              cwd=ROOT, env=env, capture_output=True, text=True, timeout=400)
+    assert followed.returncode == 0, followed.stdout + followed.stderr
+    view = _json_documents(followed.stdout)[0]
+    assert view["table_id"] == room["table_id"] and view["status"] in ("in_hand", "match_over")
+    assert f"table {room['table_id']}: a hand is settled" in followed.stdout
+    assert _settled_hands(server.env["QIPAI_DATABASE_URL"], room["table_id"]) >= 1
+
+
+def _settled_hands(database_url: str, table_id: str) -> int:
+    """How many hands of the table the event log shows settled (each dealt first)."""
+    from engine import table as _registered  # noqa: F401  (table.* events decode)
+    from services.eventstore import open_event_store
+
+    async def read() -> list[str]:
+        events = await open_event_store(database_url)
+        try:
+            return [e.type for e in await events.read_stream(table_id)]
+        finally:
+            await events.close()
+
+    types = asyncio.run(read())
+    settled = types.count("table.HandSettled")
+    assert types.count("table.DealCommitted") >= settled, types
+    return settled
+
+
+QUEUE_SECTION = "### A queue with grpcurl"
+
+
+@pytest.mark.timeout(600)
+def test_the_readme_queue_walkthrough_is_matched_dealt_and_settled_with_grpcurl(start_server, tmp_path):
+    bin_dir = _grpcurl_path()
+    queues = tmp_path / "queues.toml"
+    # config/queues.toml with shorter waits: bots after 1 s (not 20), 2 s turns (not 15)
+    queues.write_text("""
+[defaults]
+bot_fill_after_s = 1
+[rulesets.koudian.presets]
+quick = { rounds_per_match = 1, turn_timeout_ms = 2000, claim_timeout_ms = 1000 }
+[rulesets.koudian.tiers]
+bronze = { stake = 1 }
+""")
+    server = start_server({"QIPAI_QUEUES_FILE": str(queues)})
+    queue, operators = walkthrough_blocks(QUEUE_SECTION)
+    env = {**server.env, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+    out = subprocess.run(["bash", "-c", f"set -e\n{queue}\n{operators}"], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=400)
+    assert out.returncode == 0, out.stdout + out.stderr
+    answers = _json_documents(out.stdout)
+    assert answers[0]["state"] == "TICKET_STATE_SEARCHING"
+    matched = next(a for a in answers if a.get("state") == "TICKET_STATE_MATCHED")
+    table_id = matched["table_id"]
+    view = next(a for a in answers if "players" in a)  # GetView: dealt, with no Game/Ready sent
+    assert view["table_id"] == table_id and view["status"] in ("in_hand", "match_over")
+    assert f"table {table_id}: a hand is settled" in out.stdout
+    assert any(q.get("queue") == "koudian/quick/bronze" for a in answers for q in a.get("queues", []))
+    assert _settled_hands(server.env["QIPAI_DATABASE_URL"], table_id) >= 1

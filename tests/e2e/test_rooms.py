@@ -16,6 +16,7 @@ from clients import rooms
 from clients.client import Player, channel, play_seat
 from engine import table as _table_events  # noqa: F401  (registers table.* events for decoding)
 from qipai.v1 import game_pb2, ledger_pb2, ledger_pb2_grpc, matchmaking_pb2
+from services import auth
 from services.eventstore import open_event_store
 from tests.e2e.conftest import free_port
 
@@ -81,6 +82,13 @@ async def test_room_lifecycle_create_join_kick_change_options_and_start(start_se
         assert started.state == STARTED and started.table_id.startswith("table-")
         view = await bob.view(started.table_id)
         assert view.seat == 1 and len(view.players) == 4
+        # Everyone said ready in the room: the first hand is dealt with no Game/Ready from anyone.
+        assert view.status == "in_hand" and len(view.view.koudian.hand) in (13, 14)
+        # The table is private: eve, not a member, may not look at it; an operator may.
+        outsider = await refused(eve.view(started.table_id))
+        assert outsider.code() == grpc.StatusCode.PERMISSION_DENIED
+        operator = Player(chan, auth.issue(server.env["QIPAI_TOKEN_SECRET"], "olga", auth.ADMIN)[0], "olga")
+        assert (await operator.view(started.table_id)).status == "in_hand"
         late = await refused(rooms.leave_room(bob, room.code))
         assert late.code() == grpc.StatusCode.FAILED_PRECONDITION
 
@@ -171,10 +179,9 @@ async def test_the_whole_journey_friends_meet_in_a_room_and_play_a_match_for_chi
         for p in friends:
             assert await _balance(p) == before[p.player_id] - 300  # bought in with the room's stake
 
+        # No Game/Ready: they said ready in the room, and the first hand is dealt already.
         playing = [asyncio.create_task(play_seat(p, table_id, "greedy", seed=i, hands=1))
                    for i, p in enumerate(friends)]
-        for p in friends:
-            await p.ready(table_id, commit=True)
         await asyncio.wait_for(asyncio.gather(*playing), 120)
         for p in friends:  # the match is over: everyone stands up
             await p.game.Leave(game_pb2.TableRequest(table_id=table_id, request_id=uuid.uuid4().hex),
