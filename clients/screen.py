@@ -74,6 +74,7 @@ class Screen:
     def __init__(self, ruleset: str, seat: int, names: Sequence[str]) -> None:
         self.ruleset, self.seat, self.names = ruleset, seat, list(names)
         self.options: dict[str, Any] = {}
+        self.flower_shown: str | None = None  # a flower just laid out: the next draw replaces it
 
     def who(self, seat: int | None) -> str:
         if seat is None:
@@ -164,9 +165,15 @@ def _discarded(screen: Screen, d: dict[str, Any]) -> list[str]:
 
 
 def _drawn(screen: Screen, d: dict[str, Any]) -> list[str]:
+    # jj draws from the tail after a flower (补花) as after a kong: the event before says which.
+    after_flower, screen.flower_shown = screen.flower_shown, None
     if d["seat"] != screen.seat or d.get("tile") is None:
         return []  # another's draw: the next discard says more
-    return [f"you draw {d['tile']}" + (" (a kong's replacement, from the tail)" if d.get("from_tail") else "")]
+    if not d.get("from_tail"):
+        return [f"you draw {d['tile']}"]
+    if after_flower:
+        return [f"you draw {d['tile']} from the tail: 补花, replacing the flower {after_flower}"]
+    return [f"you draw {d['tile']} (a kong's replacement, from the tail)"]
 
 
 def _ponged(screen: Screen, d: dict[str, Any]) -> list[str]:
@@ -254,6 +261,7 @@ def _jj_started(screen: Screen, d: dict[str, Any]) -> list[str]:
 
 
 def _flower(screen: Screen, d: dict[str, Any]) -> list[str]:
+    screen.flower_shown = d["flower"]
     return [f"{screen.does(d['seat'], 'show')} the flower {d['flower']}"]
 
 

@@ -138,3 +138,13 @@ def test_auto_play_on_for_your_seat_says_how_to_take_it_back_and_off_says_it_is_
     assert screen.event("table.AutoPlaySet", {"seat": 0, "on": False}) == [
         "auto-play (托管) off for you: your seat is yours again"]
     assert screen.event("table.AutoPlaySet", {"seat": 2, "on": True}) == ["auto-play (托管) on for seat 2 (bot2)"]
+
+
+def test_a_draw_from_the_tail_after_a_flower_is_the_flowers_replacement_not_a_kongs():
+    screen = Screen("jj", 0, ["you", "bot1", "bot2", "bot3"])
+    assert screen.event("jj.FlowerShown", {"seat": 0, "flower": "f2"}) == ["you show the flower f2"]
+    assert screen.event("mahjong.TileDrawn", {"seat": 0, "tile": "7s", "from_tail": True}) == [
+        "you draw 7s from the tail: 补花, replacing the flower f2"]
+    assert screen.event("mahjong.Konged", {"seat": 0, "kind": "kong_concealed", "tile": "E"})
+    assert screen.event("mahjong.TileDrawn", {"seat": 0, "tile": "9m", "from_tail": True}) == [
+        "you draw 9m (a kong's replacement, from the tail)"]
