@@ -37,6 +37,8 @@ def _parser() -> argparse.ArgumentParser:
     rp.add_argument("table_id")
     rp.add_argument("--from", dest="first", type=int, default=1, help="first event version")
     rp.add_argument("--to", dest="last", type=int, default=0, help="last event version (0: the end)")
+    rp.add_argument("--hand", type=int, default=0,
+                    help="only this hand's events: from its deal until the next hand's (1 is the first)")
     rp.add_argument("--no-hands", action="store_true", help="do not show the hands after each action")
 
     vf = sub.add_parser("verify", help="re-run a table's commands and check its deck commitments")

@@ -83,6 +83,34 @@ def test_replay_from_past_the_tables_end_says_so(played_table):
     assert out.returncode == 1 and "--from 100000 is past its end" in out.stderr
 
 
+def test_replay_of_one_hand_shows_only_that_hands_events(server):
+    async def two_hands() -> str:
+        async with channel(server.address) as chan:
+            players = [await Player.guest(chan, f"p{i}") for i in range(4)]
+            table_id = (await players[0].create_table("koudian")).table_id
+            await seat_players(players, table_id, commit=True)
+            await asyncio.gather(*(play_seat(p, table_id, "greedy", seed=i, hands=2)
+                                   for i, p in enumerate(players)))
+            return table_id
+
+    table_id = asyncio.run(two_hands())
+    whole = run(["replay", table_id, "--no-hands"], server.env).stdout.splitlines()
+    hands = {n: run(["replay", table_id, "--hand", str(n), "--no-hands"], server.env) for n in (1, 2)}
+    for out in hands.values():
+        assert out.returncode == 0, out.stderr
+        kinds = [line[6:].split()[0] for line in out.stdout.splitlines()]  # "#  19  type ..."
+        assert kinds[0] == "table.DealCommitted"
+        assert kinds.count("koudian.HandStarted") == 1 and kinds.count("koudian.HandEnded") == 1
+    first, second = hands[1].stdout.splitlines(), hands[2].stdout.splitlines()
+    # The two hands follow each other: the second begins where the first one's events end.
+    assert whole.index(second[0]) == whole.index(first[-1]) + 1
+    assert "hand=2" in second[0] and "hand=1" in first[0]
+    missing = run(["replay", table_id, "--hand", "3"], server.env)
+    assert missing.returncode == 1 and f"{table_id} has no hand 3 (hands 1 to 2)" in missing.stderr
+    both = run(["replay", table_id, "--hand", "1", "--to", "9"], server.env)
+    assert both.returncode == 2 and "give it or --from/--to, not both" in both.stderr
+
+
 def test_replay_prints_a_wuhan_score_as_a_formula_per_loser(server):
     table_id = play_table(server, "wuhan")
     out = run(["replay", table_id], server.env)
