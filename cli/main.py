@@ -73,6 +73,12 @@ def _parser() -> argparse.ArgumentParser:
                     "friends take them)")
     pl.add_argument("--queue", action="store_true",
                     help="queue for a public table instead (bots fill it after the queue's wait)")
+    pl.add_argument("--table", metavar="TABLE_ID",
+                    help="take your seat back at this table (after a crash or a restart); the "
+                    "seat's token is the one this machine kept, or --token")
+    pl.add_argument("--token", default="",
+                    help="play as the player of this token (default $QIPAI_TOKEN); without "
+                    "--table, back at the unfinished table that player sits at, if any")
     pl.add_argument("--preset", default="", help="with --queue: the options preset (default standard)")
     pl.add_argument("--tier", default="", help="with --queue: the stake tier (default the first)")
 
