@@ -79,6 +79,9 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--token", default="",
                     help="play as the player of this token (default $QIPAI_TOKEN); without "
                     "--table, back at the unfinished table that player sits at, if any")
+    pl.add_argument("--lang", choices=("zh", "en"), default="zh",
+                    help="the language it speaks: zh (中文, tiles 一万 白 發, default) or en "
+                    "(English, tiles in the notation 1m P F)")
     pl.add_argument("--preset", default="", help="with --queue: the options preset (default standard)")
     pl.add_argument("--tier", default="", help="with --queue: the stake tier (default the first)")
 

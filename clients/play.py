@@ -138,7 +138,7 @@ async def _at_table(me: Player, table_id: str, rs: Any, screen: Screen, bot: str
 
 
 async def _play(address: str, ruleset: str, bot: str, options: dict[str, Any], token: str,
-                lines: _Lines, say: Callable[[str], None]) -> int:
+                lines: _Lines, say: Callable[[str], None], lang: str = "en") -> int:
     rs = rulesets.get(ruleset)
     seats = rs.seats(rs.options(options))
     async with channel(address) as chan:
@@ -153,13 +153,13 @@ async def _play(address: str, ruleset: str, bot: str, options: dict[str, Any], t
         await me.ready(table_id, commit=True)
         say(f"table {table_id}: you are seat 0; {', '.join(f'bot{i}' for i in range(1, seats))} "
             f"({bot} bots) take the other seats")
-        return await _at_table(me, table_id, rs, Screen(ruleset, 0, SEATS_NAMES[:seats]), bot,
+        return await _at_table(me, table_id, rs, Screen(ruleset, 0, SEATS_NAMES[:seats], lang), bot,
                                list(enumerate(bots, start=1)), lines, say)
 
 
 async def _play_room(address: str, code: str | None, ruleset: str, bot: str, options: dict[str, Any],
                      stake: int, rounds: int, bots: int, token: str, lines: _Lines,
-                     say: Callable[[str], None]) -> int:
+                     say: Callable[[str], None], lang: str = "en") -> int:
     """Create a room (`code` None) or join the room with `code`, fill `bots` seats with bots of
     this process, be ready, and play at the room's table once it starts."""
     async with channel(address) as chan:
@@ -218,12 +218,12 @@ async def _play_room(address: str, code: str | None, ruleset: str, bot: str, opt
             await b.ready(table_id, commit=True)
         await me.ready(table_id, commit=True)
         say(f"table {table_id}: you are seat {seat}")
-        screen = Screen(room.ruleset, seat, tuple(names.get(i, "?") for i in range(room.seats)))
+        screen = Screen(room.ruleset, seat, tuple(names.get(i, "?") for i in range(room.seats)), lang)
         return await _at_table(me, table_id, rs, screen, bot, seated, lines, say)
 
 
 async def _queued(address: str, ruleset: str, preset: str, tier: str, token: str, lines: _Lines,
-                  say: Callable[[str], None]) -> int:
+                  say: Callable[[str], None], lang: str = "en") -> int:
     """Queue for a public table (README "Matchmaking"); once matched, play your seat there.
     The queue fills the seats nobody takes with the server's bots after its bot-fill wait."""
     from qipai.v1 import matchmaking_pb2 as mm
@@ -259,11 +259,11 @@ async def _queued(address: str, ruleset: str, preset: str, tier: str, token: str
         await me.ready(table_id, commit=True)
         say(f"matched: table {table_id}, you are seat {seat}; "
             f"the others: {', '.join(n for i, n in enumerate(names) if i != seat)}")
-        return await _at_table(me, table_id, rs, Screen(ruleset, seat, names), "greedy", [], lines, say)
+        return await _at_table(me, table_id, rs, Screen(ruleset, seat, names, lang), "greedy", [], lines, say)
 
 
 async def _resume(address: str, table_id: str, token: str, secret: str, bot: str, lines: _Lines,
-                  say: Callable[[str], None]) -> int | None:
+                  say: Callable[[str], None], lang: str = "en") -> int | None:
     """Sit again at `table_id` (or, without it, at the unfinished table `token`'s player sits
     at) with the token it was played with; None when there is none to go back to."""
     kept = sessions.load(table_id) if table_id else None
@@ -291,7 +291,7 @@ async def _resume(address: str, table_id: str, token: str, secret: str, bot: str
         names[me.player_id] = "you"
         rs = rulesets.get(view.view.WhichOneof("ruleset") or "")
         screen = Screen(rs.name, view.seat, [names.get(p, "bot" if p.startswith("bot-") else p[:12])
-                                             for p in view.players])
+                                             for p in view.players], lang)
         say(f"table {table_id}: back at seat {view.seat}")
         return await _at_table(me, table_id, rs, screen, kept.bot if kept else bot, bots, lines, say,
                                resumed=True)
@@ -557,21 +557,23 @@ def main(args: Any) -> int:
         print(line, flush=True)
 
     token = getattr(args, "token", None) or os.environ.get("QIPAI_TOKEN", "")
+    lang = getattr(args, "lang", "zh")
 
     async def play() -> int:
         lines = _Lines(asyncio.get_running_loop())
         if getattr(args, "queue", False):
-            return await _queued(args.grpc_addr, args.ruleset, args.preset, args.tier, token, lines, say)
+            return await _queued(args.grpc_addr, args.ruleset, args.preset, args.tier, token, lines,
+                                 say, lang)
         if room is not None or getattr(args, "create_room", False):
             return await _play_room(args.grpc_addr, room, args.ruleset, args.bot, options, args.stake,
-                                    args.rounds, args.bots, token, lines, say)
+                                    args.rounds, args.bots, token, lines, say, lang)
         if table or token:
             code = await _resume(args.grpc_addr, table, token, getattr(args, "token_secret", ""),
-                                 args.bot, lines, say)
+                                 args.bot, lines, say, lang)
             if code is not None:
                 return code
             say(f"{sessions.player_of(token) or 'this token'} sits at no unfinished table: a new one")
-        return await _play(args.grpc_addr, args.ruleset, args.bot, options, token, lines, say)
+        return await _play(args.grpc_addr, args.ruleset, args.bot, options, token, lines, say, lang)
 
     try:
         return asyncio.run(play())

@@ -71,8 +71,8 @@ def signed(n: int) -> str:
 class Screen:
     """Lines to print for one seat at one table; `names[seat]` is how each seat is called."""
 
-    def __init__(self, ruleset: str, seat: int, names: Sequence[str]) -> None:
-        self.ruleset, self.seat, self.names = ruleset, seat, list(names)
+    def __init__(self, ruleset: str, seat: int, names: Sequence[str], lang: str = "en") -> None:
+        self.ruleset, self.seat, self.names, self.lang = ruleset, seat, list(names), lang
         self.options: dict[str, Any] = {}
         self.flower_shown: str | None = None  # a flower just laid out: the next draw replaces it
 
