@@ -25,12 +25,13 @@ from typing import Any, TypeVar
 import grpc
 from grpc_status import rpc_status
 
-from clients import rooms, sessions
+from clients import chinese, rooms, sessions
 from clients.client import Player, _persisting, channel, engine_view, play_seat
 from clients.deals import DealFollower
-from clients.screen import TAKE_BACK_HINT, Screen, action
+from clients.screen import TAKE_BACK_HINT, TAKE_BACK_HINT_ZH, Screen, action
 from clients.selfplay import parse_options
 from engine import rulesets
+from engine.chips import split_options
 from protocol import wire
 from qipai.v1 import admin_pb2, common_pb2, matchmaking_pb2
 
@@ -48,12 +49,17 @@ T = TypeVar("T")
 
 def parse_typed(rs: Any, seat: int, text: str) -> Any:
     """A typed action (`discard 5m`) through the ruleset's human command form."""
-    word, _, rest = text.strip().partition(" ")
+    word, _, rest = chinese.typed(text.strip()).partition(" ")
     spec: dict[str, Any] = {"seat": seat, "action": word}
     if rest:
         key = "cards" if rs.name == "daqi" else "tile"
         spec[key] = rest.strip()
     return rs.parse_command(spec)
+
+
+def _tr(lang: str, en: str, zh: str) -> str:
+    """The message in the player's language."""
+    return zh if lang == "zh" else en
 
 
 class _Lines:
@@ -130,8 +136,9 @@ async def _at_table(me: Player, table_id: str, rs: Any, screen: Screen, bot: str
         for t in tasks:
             t.cancel()
     if code == LEFT:
-        say(f"you left table {table_id}: `qipai play --table {table_id}` takes your seat back "
-            "(the server plays it meanwhile)")
+        say(screen.t(f"you left table {table_id}: `qipai play --table {table_id}` takes your seat "
+                     "back (the server plays it meanwhile)",
+                     f"你离开了牌桌 {table_id}：`qipai play --table {table_id}` 可回到座位（期间由服务器托管）"))
         return 0
     sessions.forget(table_id)
     return code
@@ -140,7 +147,7 @@ async def _at_table(me: Player, table_id: str, rs: Any, screen: Screen, bot: str
 async def _play(address: str, ruleset: str, bot: str, options: dict[str, Any], token: str,
                 lines: _Lines, say: Callable[[str], None], lang: str = "en") -> int:
     rs = rulesets.get(ruleset)
-    seats = rs.seats(rs.options(options))
+    seats = rs.seats(rs.options(split_options(options)[1]))  # stake, buy_in: the table's, not the game's
     async with channel(address) as chan:
         me = Player(chan, token, sessions.player_of(token)) if token else await Player.guest(chan, "you")
         table_id = (await me.create_table(ruleset, options)).table_id
@@ -151,8 +158,9 @@ async def _play(address: str, ruleset: str, bot: str, options: dict[str, Any], t
         for b in bots:
             await b.ready(table_id, commit=True)
         await me.ready(table_id, commit=True)
-        say(f"table {table_id}: you are seat 0; {', '.join(f'bot{i}' for i in range(1, seats))} "
-            f"({bot} bots) take the other seats")
+        others = [f"bot{i}" for i in range(1, seats)]
+        say(_tr(lang, f"table {table_id}: you are seat 0; {', '.join(others)} ({bot} bots) take the "
+                "other seats", f"牌桌 {table_id}：你坐 0 号位；{'、'.join(others)}（{bot} 机器人）坐其余座位"))
         return await _at_table(me, table_id, rs, Screen(ruleset, 0, SEATS_NAMES[:seats], lang), bot,
                                list(enumerate(bots, start=1)), lines, say)
 
@@ -166,8 +174,10 @@ async def _play_room(address: str, code: str | None, ruleset: str, bot: str, opt
         me = Player(chan, token, sessions.player_of(token)) if token else await Player.guest(chan, "you")
         if code is None:
             room = await rooms.create_room(me, ruleset, options, stake, rounds)
-            say(f"room {room.code} created: give your friends the code or {room.share}")
-            say(f"  they join with: qipai play --room {room.code}")
+            say(_tr(lang, f"room {room.code} created: give your friends the code or {room.share}",
+                    f"房间 {room.code} 已创建：把房号或 {room.share} 发给朋友"))
+            say(_tr(lang, f"  they join with: qipai play --room {room.code}",
+                    f"  朋友这样加入：qipai play --room {room.code}"))
         else:
             room = await rooms.join_room(me, code)
         code = room.code
@@ -192,12 +202,13 @@ async def _play_room(address: str, code: str | None, ruleset: str, bot: str, opt
 
         try:
             await rooms.set_ready(me, code)
-            say(f"you are ready; the room starts when all {room.seats} seats are taken and ready "
-                "(quit, Ctrl-D or Ctrl-C leaves)")
+            say(_tr(lang, f"you are ready; the room starts when all {room.seats} seats are taken and "
+                    "ready (quit, Ctrl-D or Ctrl-C leaves)",
+                    f"你已准备；{room.seats} 个座位都坐满并准备后开局（quit、Ctrl-D 或 Ctrl-C 离开）"))
             try:
                 begun = await _until_quit(lines, until_started())
             except PlayerLeft:
-                say(f"you left room {code}")
+                say(_tr(lang, f"you left room {code}", f"你离开了房间 {code}"))
                 return 0
             if begun is None:
                 return 1
@@ -217,7 +228,7 @@ async def _play_room(address: str, code: str | None, ruleset: str, bot: str, opt
         for _, b in seated:
             await b.ready(table_id, commit=True)
         await me.ready(table_id, commit=True)
-        say(f"table {table_id}: you are seat {seat}")
+        say(_tr(lang, f"table {table_id}: you are seat {seat}", f"牌桌 {table_id}：你坐 {seat} 号位"))
         screen = Screen(room.ruleset, seat, tuple(names.get(i, "?") for i in range(room.seats)), lang)
         return await _at_table(me, table_id, rs, screen, bot, seated, lines, say)
 
@@ -239,14 +250,17 @@ async def _queued(address: str, ruleset: str, preset: str, tier: str, token: str
             async for ticket in stub.Queue(mm.QueueRequest(ruleset=ruleset, preset=preset, tier=tier),
                                            metadata=me.metadata):
                 if ticket.state == mm.TICKET_STATE_SEARCHING:
-                    say(f"queue {ticket.queue}: searching, position {ticket.position}, about "
-                        f"{ticket.estimated_wait_ms / 1000:.0f} s (quit or Ctrl-D leaves the queue)")
+                    wait_s = f"{ticket.estimated_wait_ms / 1000:.0f}"
+                    say(_tr(lang, f"queue {ticket.queue}: searching, position {ticket.position}, about "
+                            f"{wait_s} s (quit or Ctrl-D leaves the queue)",
+                            f"队列 {ticket.queue}：匹配中，第 {ticket.position} 位，约 {wait_s} 秒"
+                            "（quit 或 Ctrl-D 退出队列）"))
             return ticket
 
         try:
             ticket = await _until_quit(lines, matched())
         except PlayerLeft:
-            say("you left the queue")  # the ticket ends with its stream
+            say(_tr(lang, "you left the queue", "你退出了队列"))  # the ticket ends with its stream
             return 0
         if ticket is None or ticket.state != mm.TICKET_STATE_MATCHED:
             why = ticket.cancel_reason if ticket is not None else "no answer"
@@ -257,8 +271,9 @@ async def _queued(address: str, ruleset: str, preset: str, tier: str, token: str
         names = ["bot" if p.startswith("bot-") else ("you" if p == me.player_id else p[:12])
                  for p in view.players]
         await me.ready(table_id, commit=True)
-        say(f"matched: table {table_id}, you are seat {seat}; "
-            f"the others: {', '.join(n for i, n in enumerate(names) if i != seat)}")
+        others = ', '.join(n for i, n in enumerate(names) if i != seat)
+        say(_tr(lang, f"matched: table {table_id}, you are seat {seat}; the others: {others}",
+                f"匹配成功：牌桌 {table_id}，你坐 {seat} 号位；其他人：{others}"))
         return await _at_table(me, table_id, rs, Screen(ruleset, seat, names, lang), "greedy", [], lines, say)
 
 
@@ -292,7 +307,7 @@ async def _resume(address: str, table_id: str, token: str, secret: str, bot: str
         rs = rulesets.get(view.view.WhichOneof("ruleset") or "")
         screen = Screen(rs.name, view.seat, [names.get(p, "bot" if p.startswith("bot-") else p[:12])
                                              for p in view.players], lang)
-        say(f"table {table_id}: back at seat {view.seat}")
+        say(_tr(lang, f"table {table_id}: back at seat {view.seat}", f"牌桌 {table_id}：回到 {view.seat} 号位"))
         return await _at_table(me, table_id, rs, screen, kept.bot if kept else bot, bots, lines, say,
                                resumed=True)
 
@@ -341,7 +356,7 @@ async def _session(me: Player, table_id: str, rs: Any, screen: Screen, lines: _L
             try:
                 if lost:
                     await me.view(table_id)  # answers once the server is back
-                    say("  reconnected: back at the table")
+                    say(screen.t("  reconnected: back at the table", "  已重连：回到牌桌"))
                     lost = False
                 async for update in stream:
                     seen = update.version
@@ -351,7 +366,8 @@ async def _session(me: Player, table_id: str, rs: Any, screen: Screen, lines: _L
                 if err.code() not in RECONNECT:
                     raise
                 if not lost:
-                    say(f"  connection lost ({err.code().name}): reconnecting… (quit or Ctrl-D leaves)")
+                    say(screen.t(f"  connection lost ({err.code().name}): reconnecting… (quit or Ctrl-D leaves)",
+                                 f"  连接断开（{err.code().name}）：正在重连…（quit 或 Ctrl-D 离开）"))
                 lost = True
             finally:
                 stream.cancel()
@@ -380,8 +396,9 @@ async def _session(me: Player, table_id: str, rs: Any, screen: Screen, lines: _L
                     task.cancel()
             if not done:  # the countdown's last seconds: say so once
                 warned = True
-                say(f"  ⏱ {WARN_S} s left before the server plays for you")
-                say(_prompt(due))
+                say(screen.t(f"  ⏱ {WARN_S} s left before the server plays for you",
+                             f"  ⏱ 还剩 {WARN_S} 秒，之后服务器替你出牌"))
+                say(_prompt(due, screen.lang))
                 continue
             if pumping in done:
                 pumping.result()  # the stream failed for good: let its error out
@@ -397,17 +414,18 @@ async def _session(me: Player, table_id: str, rs: Any, screen: Screen, lines: _L
                         except grpc.aio.AioRpcError as err:
                             say(f"  ✗ {_reason(err)}")
                         if not auto:
-                            say("  your seat is not on auto-play: it is yours")
+                            say(screen.t("  your seat is not on auto-play: it is yours", "  你的座位没有托管，由你自己出牌"))
                         if decision is not None:
-                            say(_prompt(due))
+                            say(_prompt(due, screen.lang))
                         continue
                     if decision is None:
-                        say(f"  nothing to decide right now; {TAKE_BACK_HINT}; quit or Ctrl-D leaves")
+                        say(screen.t(f"  nothing to decide right now; {TAKE_BACK_HINT}; quit or Ctrl-D leaves",
+                                     f"  现在没有要你决定的；{TAKE_BACK_HINT_ZH}；quit 或 Ctrl-D 离开"))
                         continue
                     if await _answer(me, table_id, rs, decision, text, say):
                         decision, shown = None, []
                     else:
-                        say(_prompt(due))
+                        say(_prompt(due, screen.lang))
                     continue
                 update = result
                 for ev in update.events:
@@ -424,7 +442,7 @@ async def _session(me: Player, table_id: str, rs: Any, screen: Screen, lines: _L
                 reply = update.view
                 auto = reply.seat in reply.auto_play
                 if reply.status == "match_over":
-                    say("the match is over")
+                    say(screen.t("the match is over", "整场结束"))
                     return 0
                 if reply.status == "waiting_for_hand":
                     decision, shown = None, []
@@ -433,7 +451,8 @@ async def _session(me: Player, table_id: str, rs: Any, screen: Screen, lines: _L
                             await _persisting(me.ready, table_id, uuid.uuid4().hex, commit=True)
                         except grpc.aio.AioRpcError as err:
                             say(f"  ✗ {_reason(err)}")
-                    say("ready for the next hand (quit or Ctrl-D to leave)")
+                    say(screen.t("ready for the next hand (quit or Ctrl-D to leave)",
+                                 "已准备下一局（quit 或 Ctrl-D 离开）"))
                     continue
                 legal = [action(wire.action_to_command(a, reply.seat)) for a in reply.legal_actions]
                 if not legal:
@@ -445,8 +464,8 @@ async def _session(me: Player, table_id: str, rs: Any, screen: Screen, lines: _L
                     for line in screen.view(reply, engine_view(rs, reply)):
                         say(line)
                     for n, text in enumerate(legal, start=1):
-                        say(f"  [{n}] {text}")
-                    say(_prompt(due))
+                        say(f"  [{n}] {screen.move(text)}")
+                    say(_prompt(due, screen.lang))
     finally:
         pumping.cancel()
 
@@ -461,11 +480,12 @@ def _due(reply: Any) -> float | None:
     return None
 
 
-def _prompt(due: float | None) -> str:
+def _prompt(due: float | None, lang: str = "en") -> str:
     if due is None:
-        return "your move>"
+        return _tr(lang, "your move>", "请出牌>")
     left = max(0, round(due - time.monotonic()))
-    return f"your move ({left} s left, then the server plays for you)>"
+    return _tr(lang, f"your move ({left} s left, then the server plays for you)>",
+               f"请出牌（剩 {left} 秒，超时由服务器代打）>")
 
 
 async def _answer(me: Player, table_id: str, rs: Any, reply: Any, text: str,
@@ -535,6 +555,7 @@ def main(args: Any) -> int:
     if problem is None:
         try:
             options = parse_options(getattr(args, "option", None) or [])
+            rulesets.get(args.ruleset).options(split_options(options)[1])
         except ValueError as exc:
             problem = str(exc)
     room = getattr(args, "room", None)
