@@ -103,10 +103,11 @@ def test_quit_or_ctrl_d_leaves_at_once_while_the_table_waits_for_its_first_hand(
     server = start_server()
     table_id, token = asyncio.run(a_table_waiting_for_its_first_hand(server.address))
     term = terminals(["play", "--table", table_id, "--token", token], server.env, tmp_path)
-    term.expect(f"table {table_id}: back at seat 0")
-    term.expect("ready for the next hand")  # the other three never are
+    # In Chinese, as it speaks by default.
+    term.expect(f"牌桌 {table_id}：回到 0 号位")
+    term.expect("已准备下一局")  # the other three never are
     term.type(leave)
-    term.expect(f"you left table {table_id}: `qipai play --table {table_id}` takes your seat back")
+    term.expect(f"你离开了牌桌 {table_id}：`qipai play --table {table_id}` 可回到座位")
     assert term.exit_code() == 0
 
 

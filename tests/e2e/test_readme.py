@@ -113,7 +113,7 @@ def test_the_readme_room_walkthrough_creates_and_joins_a_room_with_grpcurl_and_q
                                   stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
         try:
             deadline = time.monotonic() + 90
-            while "table table-" not in log_path.read_text() and player.poll() is None:
+            while "牌桌 table-" not in log_path.read_text() and player.poll() is None:
                 assert time.monotonic() < deadline, log_path.read_text()
                 time.sleep(0.2)
         finally:
