@@ -147,7 +147,10 @@ def test_a_seat_is_taken_back_by_table_or_by_token_after_the_client_ended(start_
     again.type("\x04")
     assert again.exit_code() == 0
 
-    by_token = terminals(["play", "--lang", "en", "--token", kept["token"]], server.env, tmp_path)
+    # Elsewhere (nothing kept there): the server's list of tables finds the player's.
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    by_token = terminals(["play", "--lang", "en", "--token", kept["token"]], server.env, elsewhere)
     by_token.expect(f"table {table_id}: back at seat 0")
     by_token.type("quit\n")
     assert by_token.exit_code() == 0
