@@ -127,8 +127,12 @@ async def _at_table(me: Player, table_id: str, rs: Any, screen: Screen, bot: str
                     resumed: bool = False) -> int:
     """Play `me`'s seat (with this process's `bots` on theirs) until the match is over or the
     player leaves; what it takes to come back is kept (`clients.sessions`)."""
-    sessions.save(sessions.Session(table_id, me.player_id, me.token, bot, tuple(
-        sessions.BotSeat(seat, b.player_id, b.token) for seat, b in bots)))
+    try:
+        sessions.save(sessions.Session(table_id, me.player_id, me.token, bot, tuple(
+            sessions.BotSeat(seat, b.player_id, b.token) for seat, b in bots)))
+    except OSError as exc:  # a read-only directory: play on, without a way back
+        say(screen.t(f"  (cannot keep this seat for `qipai play --table`: {exc})",
+                     f"  （无法保存座位，`qipai play --table` 将不可用：{exc}）"))
     tasks = [asyncio.create_task(_bot(b, table_id, bot, seat)) for seat, b in bots]
     try:
         code = await _session(me, table_id, rs, screen, lines, say, resumed)
@@ -326,8 +330,14 @@ async def _unfinished(chan: grpc.aio.Channel, me: Player, secret: str) -> sessio
         sessions.forget(kept.table_id)
     from clients.operator import admin_player
 
-    listed = await admin_player(chan, secret).admin.ListTables(
-        admin_pb2.ListTablesRequest(), metadata=admin_player(chan, secret).metadata)
+    operator = admin_player(chan, secret)
+    try:
+        listed = await operator.admin.ListTables(admin_pb2.ListTablesRequest(), metadata=operator.metadata)
+    except grpc.aio.AioRpcError as err:
+        if err.code() in RECONNECT:
+            raise
+        raise Refused(f"cannot ask the server for {me.player_id}'s tables ({err.code().name}: it "
+                      "takes the server's token key): give --table TABLE_ID") from None
     for table in listed.tables:
         if me.player_id in table.players and table.status != "match_over":
             return sessions.Session(table.table_id, me.player_id, me.token)
