@@ -193,14 +193,14 @@ async def _play_room(address: str, code: str | None, ruleset: str, bot: str, opt
 
         async def until_started() -> matchmaking_pb2.Room | None:
             async for room in rooms.watch_room(me, code):
-                say(rooms.describe(room))
+                say(rooms.describe(room, lang))
                 if room.state == matchmaking_pb2.ROOM_STATE_STARTED:
                     return room
                 if room.state == matchmaking_pb2.ROOM_STATE_CLOSED:
-                    say(f"the room closed ({room.closed_reason})")
+                    say(_tr(lang, f"the room closed ({room.closed_reason})", f"房间已关闭（{room.closed_reason}）"))
                     return None
                 if not any(m.player_id == me.player_id for m in room.members):
-                    say("you were removed from the room")
+                    say(_tr(lang, "you were removed from the room", "你被移出了房间"))
                     return None
             return None
 
