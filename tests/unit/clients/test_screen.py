@@ -208,3 +208,13 @@ def test_a_hands_points_are_labelled_as_points():
         "outcome": "draw", "deltas": [0, 0, 0, 0], "winner": None, "tile": None, "source": None,
         "points": 0, "payer": None, "hands": [], "face_down": []})
     assert lines[-1] == "  this hand, in points: you +0, seat 1 (bot1) +0, seat 2 (bot2) +0, seat 3 (bot3) +0"
+
+
+def test_a_rooms_lobby_line_names_its_buy_in_in_either_language():
+    from clients.rooms import describe
+    from qipai.v1 import matchmaking_pb2
+
+    room = matchmaking_pb2.Room(code="123456", ruleset="koudian", stake=100, seats=4, members=[
+        matchmaking_pb2.RoomMember(player_id="ann", seat=0, host=True, ready=True)])
+    assert describe(room) == "room 123456 (koudian, stake 100): ann* ✓ | - | - | -"
+    assert describe(room, "zh") == "房间 123456（koudian，买入 100 筹码）：ann* ✓ | - | - | -"
