@@ -37,6 +37,8 @@ def _parser() -> argparse.ArgumentParser:
     rp.add_argument("table_id")
     rp.add_argument("--from", dest="first", type=int, default=1, help="first event version")
     rp.add_argument("--to", dest="last", type=int, default=0, help="last event version (0: the end)")
+    rp.add_argument("--hand", type=int, default=0,
+                    help="only this hand's events: from its deal until the next hand's (1 is the first)")
     rp.add_argument("--no-hands", action="store_true", help="do not show the hands after each action")
 
     vf = sub.add_parser("verify", help="re-run a table's commands and check its deck commitments")
@@ -71,6 +73,15 @@ def _parser() -> argparse.ArgumentParser:
                     "friends take them)")
     pl.add_argument("--queue", action="store_true",
                     help="queue for a public table instead (bots fill it after the queue's wait)")
+    pl.add_argument("--table", metavar="TABLE_ID",
+                    help="take your seat back at this table (after a crash or a restart); the "
+                    "seat's token is the one this machine kept, or --token")
+    pl.add_argument("--token", default="",
+                    help="play as the player of this token (default $QIPAI_TOKEN); without "
+                    "--table, back at the unfinished table that player sits at, if any")
+    pl.add_argument("--lang", choices=("zh", "en"), default="zh",
+                    help="the language it speaks: zh (中文, tiles 一万 白 發, default) or en "
+                    "(English, tiles in the notation 1m P F)")
     pl.add_argument("--preset", default="", help="with --queue: the options preset (default standard)")
     pl.add_argument("--tier", default="", help="with --queue: the stake tier (default the first)")
 

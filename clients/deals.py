@@ -90,14 +90,6 @@ def strict(check: HandCheck) -> None:
         raise DealMismatch(check)
 
 
-async def follow_deals(player: Any, table_id: str, seat: int,
-                       on_check: Callable[[HandCheck], None]) -> None:
-    """Watch the table as `player` until cancelled: reveal its nonces, check every hand."""
-    follower = DealFollower(seat, player.nonces, lambda n: player.reveal(table_id, n), on_check)
-    async for update in player.watch(table_id, 0):
-        follower.update(update)
-
-
 async def check_hand(player: Any, table_id: str) -> list[HandCheck]:
     """Every finished hand's check, from the events `player`'s own Watch stream gives."""
     view = await player.view(table_id)

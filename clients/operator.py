@@ -87,10 +87,45 @@ async def _replay(args: Any) -> int:
         print(f"qipai replay: {table_id} has {steps[-1].version} events; --from {first} is past its end",
               file=sys.stderr)
         return 1
+    if args.hand:
+        span = hand_span(steps, args.hand)
+        if span is None:
+            played = hands_played(steps)
+            print(f"qipai replay: {table_id} has no hand {args.hand} "
+                  f"({f'hands 1 to {played}' if played else 'no hand yet'})", file=sys.stderr)
+            return 1
+        first, last = span
     lines = timeline(steps, show_hands)
     last = last or 10**12
     print("\n".join(text for owner, text in zip(_owners(lines), lines, strict=True) if first <= owner <= last))
     return 0
+
+
+def _hands(steps: list[admin_pb2.ReplayStep]) -> list[int]:
+    """The hand each event belongs to (0: before the first). A hand begins where its deal does
+    (the fair deal's commitment, else the ruleset's hand start) and runs until the next one
+    begins: its play, its settlement, the chips it moved, the readies that followed."""
+    state, current, owners = tables.Table(), 0, []
+    for step in steps:
+        ev = decode(step.type, schema_version(step.type), json.loads(step.data_json))
+        state = tables.evolve(state, ev)
+        if isinstance(ev, tables.DealCommitted):
+            current = ev.hand
+        elif state.hands_started > current:  # a hand dealt without a fair deal's commitment
+            current = state.hands_started
+        owners.append(current)
+    return owners
+
+
+def hands_played(steps: list[admin_pb2.ReplayStep]) -> int:
+    """How many hands the table has begun."""
+    return max(_hands(steps), default=0)
+
+
+def hand_span(steps: list[admin_pb2.ReplayStep], hand: int) -> tuple[int, int] | None:
+    """The first and last event versions of hand `hand`, or None if it never began."""
+    versions = [step.version for step, owner in zip(steps, _hands(steps), strict=True) if owner == hand]
+    return (versions[0], versions[-1]) if versions else None
 
 
 def _owners(lines: list[str]) -> list[int]:
@@ -128,8 +163,13 @@ def _run(coro: Any, address: str) -> int:
 
 
 def replay_main(args: Any) -> int:
-    """`qipai replay TABLE_ID [--from N --to N] [--no-hands]`."""
+    """`qipai replay TABLE_ID [--hand N | --from N --to N] [--no-hands]`."""
+    hand = getattr(args, "hand", 0)
     problem = window_problem(args.first, args.last)
+    if hand < 0:
+        problem = f"--hand {hand}: hands are numbered from 1"
+    elif hand and (args.first != 1 or args.last):
+        problem = "--hand N shows that hand's events: give it or --from/--to, not both"
     if problem:
         print(f"qipai replay: {problem}", file=sys.stderr)
         return 2

@@ -74,11 +74,14 @@ async def watch_room(player: Player, code: str) -> AsyncIterator[matchmaking_pb2
         yield room
 
 
-def describe(room: matchmaking_pb2.Room) -> str:
-    """One line for the terminal: the code, who sits where and who is ready."""
+def describe(room: matchmaking_pb2.Room, lang: str = "en") -> str:
+    """One line for the terminal: the code, who sits where and who is ready (`lang` zh: in
+    Chinese)."""
     seats = {m.seat: m for m in room.members}
     shown = []
     for seat in range(room.seats):
         m = seats.get(seat)
         shown.append("-" if m is None else f"{m.player_id}{'*' if m.host else ''}{' ✓' if m.ready else ''}")
+    if lang == "zh":
+        return f"房间 {room.code}（{room.ruleset}，买入 {room.stake} 筹码）：" + " | ".join(shown)
     return f"room {room.code} ({room.ruleset}, stake {room.stake}): " + " | ".join(shown)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import gc
 import signal
+import socket
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -51,13 +53,21 @@ async def start(settings: Settings, services: Sequence[str]) -> Running:
     if problem:
         raise StartupError(problem)
     settings = settings.model_copy(update={"token_secret": key})
+    # A worker of `--workers` shares its port with its siblings (QIPAI_NODE_ADDR marks one); any
+    # other server must have the port alone, or two processes would serve one database and fence
+    # each other's tables out. Checked before the backends open: a refused start touches nothing.
+    shared = bool(settings.node_addr)
+    if not shared:
+        taken = port_taken(settings.grpc_addr)
+        if taken:
+            raise StartupError(taken)
     try:
         backends = await open_backends(settings)
     except (ConnectionError, OSError, EventStoreError) as exc:
         raise StartupError(f"cannot open the backends: {exc}") from None
     server = grpc.aio.server(
         interceptors=[AuthInterceptor(settings.token_secret)],
-        options=[("grpc.max_receive_message_length", 1 << 20)],
+        options=[("grpc.max_receive_message_length", 1 << 20), ("grpc.so_reuseport", int(shared))],
     )
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -156,6 +166,31 @@ def steady_gc() -> None:
 
 
 GC_YOUNG_THRESHOLD = 20_000
+
+
+def port_taken(address: str) -> str | None:
+    """Why `address` (host:port) cannot be this server's alone, in one line; None when it is free.
+    A plain bind (no SO_REUSEPORT) fails on a port another server listens on, even one that
+    shares it with SO_REUSEPORT as gRPC does by default."""
+    host, _, port = address.rpartition(":")
+    host = host.strip("[]")
+    if port == "0":
+        return None
+    try:
+        infos = socket.getaddrinfo(host or None, int(port), type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
+    except socket.gaierror:
+        return None  # gRPC's own bind names the problem
+    for family, kind, proto, _, sockaddr in infos:
+        with socket.socket(family, kind, proto) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # a closed server's TIME_WAITs do not count
+            try:
+                s.bind(sockaddr)
+            except OSError as exc:
+                if exc.errno == errno.EADDRINUSE:
+                    return (f"{address} is already in use (another `qipai serve`?): stop it, or "
+                            f"set QIPAI_GRPC_ADDR to a free port")
+    return None
 
 
 def _listen(server: grpc.aio.Server, address: str) -> bool:

@@ -61,6 +61,12 @@ def _die_with_parent() -> None:
 def supervise(settings: Settings, workers: int,
               spawn: Callable[[dict[str, str]], subprocess.Popen[bytes]] | None = None) -> int:
     """Run `workers` game nodes until SIGINT or SIGTERM; the exit code of the whole."""
+    from services.server import port_taken
+
+    taken = port_taken(settings.grpc_addr)  # the workers share it with each other only
+    if taken:
+        print(f"qipai: {taken}", file=sys.stderr, flush=True)
+        return STARTUP_FAILED
     spawn = spawn or _spawn
     base_id = settings.node_id or f"node-{uuid.uuid4().hex[:6]}"
     host = settings.grpc_addr.rpartition(":")[0]

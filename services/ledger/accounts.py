@@ -42,6 +42,15 @@ def account(name: str) -> str:
     return name
 
 
+def named(name: str) -> str:
+    """The account a person names: a seat's stack may be written with the table id as every
+    other command prints it (`table/table-3f2a/seat/0`) or as the ledger stores it
+    (`table/3f2a/seat/0`, without the event stream's `table-`)."""
+    if isinstance(name, str) and name.startswith("table/table-"):
+        name = "table/" + name.removeprefix("table/table-")
+    return account(name)
+
+
 def currency(name: str) -> str:
     if not isinstance(name, str) or not _CURRENCY.match(name):
         raise InvalidTransfer(f"currency {name!r} must be lower-case letters, digits and _")

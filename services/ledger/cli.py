@@ -13,6 +13,7 @@ from typing import Any
 
 from services.auth import ADMIN, Identity
 
+from . import accounts
 from .errors import LedgerError
 from .leaderboard import MemoryLeaderboards
 from .service import LedgerService
@@ -23,7 +24,7 @@ def add_commands(sub: Any) -> None:
     lp = sub.add_parser("ledger", help="ledger operator tools: balance, transfers, grant, audit, ...")
     cmds = lp.add_subparsers(dest="ledger_command", required=True, metavar="SUBCOMMAND")
     b = cmds.add_parser("balance", help="an account's balance")
-    b.add_argument("account", help="player/<id>, table/<id>/seat/<n> or house")
+    b.add_argument("account", help="player/<id>, table/<table id>/seat/<n> or house")
     b.add_argument("--currency", default="chips")
     t = cmds.add_parser("transfers", help="an account's transfers, newest first")
     t.add_argument("account")
@@ -105,7 +106,7 @@ async def _transfers(service: LedgerService, args: argparse.Namespace) -> int:
                               "details": dict(t.details), "posted_at": posted.posted_at.isoformat()},
                              ensure_ascii=False))
             continue
-        sign = "-" if t.debit == args.account else "+"
+        sign = "-" if t.debit == accounts.named(args.account) else "+"
         other = t.credit if sign == "-" else t.debit
         print(f"{posted.sequence:>8}  {posted.posted_at:%Y-%m-%d %H:%M:%S}  {sign}{t.amount:<10,} {t.kind:<8} "
               f"{other:<28} {t.id}  {t.reason}")

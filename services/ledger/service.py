@@ -5,6 +5,7 @@ servicer and the CLI both call this."""
 from __future__ import annotations
 
 import base64
+import dataclasses
 from collections.abc import Callable
 from datetime import UTC, datetime
 
@@ -13,7 +14,7 @@ from services.auth import Identity
 from . import accounts, checkin, leaderboard
 from .calendar import local_day, next_day_start
 from .config import LedgerSettings
-from .errors import AlreadyCheckedIn, InvalidTransfer, NotAllowed, UnknownAccount
+from .errors import AlreadyCheckedIn, InvalidTransfer, NotAllowed, TransferConflict, UnknownAccount
 from .leaderboard import Entry, Leaderboards
 from .store import AuditReport, LedgerStore
 from .transfers import MAX_REASON_LENGTH, Posted, Transfer, amount
@@ -64,7 +65,7 @@ class LedgerService:
                 raise InvalidTransfer("operators must name the account, e.g. player/<id>")
             await self.welcome(caller.player_id)
             return accounts.player(caller.player_id)
-        accounts.account(account)
+        account = accounts.named(account)
         if caller.is_admin:
             return account
         if accounts.owner_player(account) != caller.player_id:
@@ -138,7 +139,7 @@ class LedgerService:
         transfer = Transfer(f"grant/{_request_id(request_id)}", accounts.HOUSE, _credited(account),
                             amount(chips), "grant", accounts.currency(currency or accounts.CHIPS),
                             _reason(reason), {"operator": caller.player_id})
-        return await self.store.post(transfer, open_credit=True)
+        return await self._post_once(transfer, open_credit=True)
 
     async def adjust(self, caller: Identity, request_id: str, account: str, chips: int,
                      currency: str, reason: str) -> Posted:
@@ -154,7 +155,18 @@ class LedgerService:
         transfer = Transfer(f"adjust/{_request_id(request_id)}", debit, credit, amount(size), "adjust",
                             accounts.currency(currency or accounts.CHIPS), _reason(reason),
                             {"operator": caller.player_id})
-        return await self.store.post(transfer)
+        return await self._post_once(transfer)
+
+    async def _post_once(self, transfer: Transfer, open_credit: bool = False) -> Posted:
+        """Post an operator's transfer; the same request asked again by another operator (the
+        README's grpcurl `Grant`, then `qipai ledger grant` with its id) is a retry, not a
+        conflict: who asked is kept from the first one, the transfer is what must match."""
+        try:
+            return await self.store.post(transfer, open_credit=open_credit)
+        except TransferConflict as exc:
+            if _but_operator(exc.stored.transfer) != _but_operator(transfer):
+                raise
+            return dataclasses.replace(exc.stored, created=False)
 
     async def audit(self, caller: Identity) -> AuditReport:
         _operator(caller, "Audit")
@@ -209,6 +221,11 @@ def _player(caller: Identity) -> str:
 def _operator(caller: Identity, what: str) -> None:
     if not caller.is_admin:
         raise NotAllowed(f"{what} is for operators (a token with the admin role)")
+
+
+def _but_operator(transfer: Transfer) -> tuple[object, ...]:
+    return dataclasses.replace(transfer, details={k: v for k, v in transfer.details.items()
+                                                  if k != "operator"}).content()
 
 
 def _credited(account: str) -> str:

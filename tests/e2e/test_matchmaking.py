@@ -109,7 +109,7 @@ def test_qipai_play_queues_for_a_public_game_against_bots(start_server, tmp_path
     from tests.e2e.conftest import QIPAI
 
     server = start_server({"QIPAI_QUEUES_FILE": queues_file(tmp_path)})
-    out = subprocess.run([str(QIPAI), "play", "--queue", "--ruleset", "koudian"], env=server.env,
+    out = subprocess.run([str(QIPAI), "play", "--lang", "en", "--queue", "--ruleset", "koudian"], env=server.env,
                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
     assert "queue koudian/standard/bronze: searching, position 1" in out.stdout, out.stderr
     assert "you are seat 0; the others: bot, bot, bot" in out.stdout

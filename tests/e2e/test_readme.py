@@ -115,14 +115,15 @@ def test_the_readme_room_walkthrough_creates_and_joins_a_room_with_grpcurl_and_q
                                   stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
         try:
             deadline = time.monotonic() + 90
-            while "table table-" not in log_path.read_text() and player.poll() is None:
+            while "牌桌 table-" not in log_path.read_text() and player.poll() is None:
                 assert time.monotonic() < deadline, log_path.read_text()
                 time.sleep(0.2)
         finally:
             player.terminate()
             player.wait(10)
     played = log_path.read_text()
-    assert "you are ready" in played and "you are seat 3" in played, played
+    # `qipai play` speaks Chinese unless told `--lang en`.
+    assert "你已准备" in played and "你坐 3 号位" in played, played
 
     watched = subprocess.run(["bash", "-c", f"CODE={code}\nANN={ann}\n"
                               f"ADDR={server.address}\n{watch}"],

@@ -58,3 +58,16 @@ def test_a_bad_variable_is_a_clear_startup_error(start_server):
     server = start_server({"QIPAI_REDIS_URL": "memcached://x"}, wait=False)
     assert server.process.wait(30) == 2
     assert "QIPAI_REDIS_URL" in server.log()
+
+
+def test_a_second_server_on_a_taken_port_refuses_to_start_with_one_clear_line(start_server, tmp_path):
+    first = start_server()
+    # Its own database, so that nothing but the port stands in the way.
+    second = start_server({"QIPAI_GRPC_ADDR": first.address,
+                           "QIPAI_DATABASE_URL": f"sqlite:///{tmp_path / 'second.sqlite3'}"},
+                          wait=False)
+    assert second.process.wait(30) == 2
+    assert second.log().splitlines() == [
+        f"qipai: {first.address} is already in use (another `qipai serve`?): stop it, or set "
+        "QIPAI_GRPC_ADDR to a free port"]
+    wait_healthy(first.address)  # the first one serves on, alone

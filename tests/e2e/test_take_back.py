@@ -157,7 +157,7 @@ async def test_the_view_tells_when_the_deadline_falls_as_one_absolute_instant(se
 
 def test_the_terminal_client_says_auto_play_is_on_and_t_takes_the_seat_back(start_server):
     server = start_server()
-    process = subprocess.Popen([str(QIPAI), "play", "--option", f"turn_timeout_ms={TURN_MS}",
+    process = subprocess.Popen([str(QIPAI), "play", "--lang", "en", "--option", f"turn_timeout_ms={TURN_MS}",
                                 "--option", f"claim_timeout_ms={TURN_MS}"], env=server.env,
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True)

@@ -83,6 +83,34 @@ def test_replay_from_past_the_tables_end_says_so(played_table):
     assert out.returncode == 1 and "--from 100000 is past its end" in out.stderr
 
 
+def test_replay_of_one_hand_shows_only_that_hands_events(server):
+    async def two_hands() -> str:
+        async with channel(server.address) as chan:
+            players = [await Player.guest(chan, f"p{i}") for i in range(4)]
+            table_id = (await players[0].create_table("koudian")).table_id
+            await seat_players(players, table_id, commit=True)
+            await asyncio.gather(*(play_seat(p, table_id, "greedy", seed=i, hands=2)
+                                   for i, p in enumerate(players)))
+            return table_id
+
+    table_id = asyncio.run(two_hands())
+    whole = run(["replay", table_id, "--no-hands"], server.env).stdout.splitlines()
+    hands = {n: run(["replay", table_id, "--hand", str(n), "--no-hands"], server.env) for n in (1, 2)}
+    for out in hands.values():
+        assert out.returncode == 0, out.stderr
+        kinds = [line[6:].split()[0] for line in out.stdout.splitlines()]  # "#  19  type ..."
+        assert kinds[0] == "table.DealCommitted"
+        assert kinds.count("koudian.HandStarted") == 1 and kinds.count("koudian.HandEnded") == 1
+    first, second = hands[1].stdout.splitlines(), hands[2].stdout.splitlines()
+    # The two hands follow each other: the second begins where the first one's events end.
+    assert whole.index(second[0]) == whole.index(first[-1]) + 1
+    assert "hand=2" in second[0] and "hand=1" in first[0]
+    missing = run(["replay", table_id, "--hand", "99"], server.env)
+    assert missing.returncode == 1 and f"{table_id} has no hand 99 (hands 1 to " in missing.stderr
+    both = run(["replay", table_id, "--hand", "1", "--to", "9"], server.env)
+    assert both.returncode == 2 and "give it or --from/--to, not both" in both.stderr
+
+
 def test_replay_prints_a_wuhan_score_as_a_formula_per_loser(server):
     table_id = play_table(server, "wuhan")
     out = run(["replay", table_id], server.env)
@@ -95,7 +123,7 @@ def test_replay_prints_a_wuhan_score_as_a_formula_per_loser(server):
 
 
 def test_play_wuhan_in_the_terminal(server):
-    out = run(["play", "--ruleset", "wuhan"], server.env, stdin="chow 0x\n1\nquit\n", timeout=60)
+    out = run(["play", "--lang", "en", "--ruleset", "wuhan"], server.env, stdin="chow 0x\n1\nquit\n", timeout=60)
     assert out.returncode == 0, out.stderr
     assert "your hand:" in out.stdout and "[1]" in out.stdout and "indicator" in out.stdout
     assert "bad tile '0x'" in out.stdout
@@ -126,7 +154,7 @@ REPRS = ("Meld(", "SeatCards(", "Trumps(", "None", "()", "Traceback")
 
 def test_play_shows_the_table_in_notation_and_explains_a_rejected_move(server):
     answers = "discard 0x\n99\n" + "1\n" * 120 + "quit\n"
-    out = run(["play", "--ruleset", "koudian"], server.env, stdin=answers, timeout=120)
+    out = run(["play", "--lang", "en", "--ruleset", "koudian"], server.env, stdin=answers, timeout=120)
     assert out.returncode == 0, out.stderr
     assert "your hand:" in out.stdout and "[1] discard " in out.stdout
     assert "bad tile '0x'" in out.stdout and "no such choice: pick 1 to" in out.stdout
@@ -134,14 +162,14 @@ def test_play_shows_the_table_in_notation_and_explains_a_rejected_move(server):
     assert re.search(r"your move \(\d+ s left, then the server plays for you\)>", out.stdout)
     result = out.stdout[out.stdout.index("hand over: "):]
     assert re.search(r"points: \d+ \(face value of \w+\)|a draw", result)
-    assert "this hand: you " in result
+    assert "this hand, in points: you " in result
     for bad in REPRS:
         assert bad not in out.stdout, bad
 
 
 def test_play_of_daqi_shows_the_deal_the_tricks_and_the_grade(server):
     options = ["--option", "deal_interval_ms=0", "--option", "bid_window_ms=2000"]
-    out = run(["play", "--ruleset", "daqi", "--bot", "random", *options], server.env,
+    out = run(["play", "--lang", "en", "--ruleset", "daqi", "--bot", "random", *options], server.env,
               stdin="1\n" * 80 + "quit\n", timeout=120)
     assert out.returncode == 0, out.stderr
     assert "dealing… 10/100 cards" in out.stdout and "dealing… 100/100 cards" in out.stdout
@@ -154,7 +182,7 @@ def test_play_of_daqi_shows_the_deal_the_tricks_and_the_grade(server):
 
 def play_until(server, timeout_ms: int, marker: str) -> list[str]:
     """The lines `qipai play` prints, with nobody answering, up to the first holding `marker`."""
-    process = subprocess.Popen([QIPAI, "play", "--option", f"turn_timeout_ms={timeout_ms}", "--option",
+    process = subprocess.Popen([QIPAI, "play", "--lang", "en", "--option", f"turn_timeout_ms={timeout_ms}", "--option",
                                 f"claim_timeout_ms={timeout_ms}"], env=server.env, stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     seen = []
@@ -195,9 +223,20 @@ def test_play_refuses_what_it_cannot_play_in_one_line(args, says):
 
 
 def test_play_a_jj_table_in_the_terminal(server):
-    out = run(["play", "--ruleset", "jj"], server.env, stdin="discard 0x\n1\nquit\n", timeout=60)
+    out = run(["play", "--lang", "en", "--ruleset", "jj"], server.env, stdin="discard 0x\n1\nquit\n", timeout=60)
     assert out.returncode == 0, out.stderr
     assert "your hand:" in out.stdout and "wild:" in out.stdout and "bad tile '0x'" in out.stdout
+
+
+def test_play_speaks_chinese_with_chinese_tile_names_by_default(server):
+    out = run(["play", "--ruleset", "koudian"], server.env, stdin="打 0x\n1\n" + "1\n" * 60 + "quit\n",
+              timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "你坐 0 号位" in out.stdout and "你的手牌：" in out.stdout and "请出牌（剩 " in out.stdout
+    assert re.search(r"\[1\] 打 \d[万筒条]|\[1\] 打 [东南西北中發白]", out.stdout)
+    assert "bad tile '0x'" in out.stdout  # a typed move in Chinese words reaches the rules
+    hand = re.search(r"你的手牌：(.*)", out.stdout).group(1)
+    assert not re.search(r"\b\d+[mps]\b|\b[ESWNCFP]\b", hand), hand  # no notation letters
 
 
 def test_demo_plays_tables_of_every_ruleset_and_prints_how_to_replay_them(tmp_path):
@@ -212,6 +251,6 @@ def test_demo_plays_tables_of_every_ruleset_and_prints_how_to_replay_them(tmp_pa
 
 
 def test_play_says_deal_verified_when_a_hand_ends(server):
-    out = run(["play", "--ruleset", "koudian"], server.env, stdin="1\n" * 150 + "quit\n", timeout=120)
+    out = run(["play", "--lang", "en", "--ruleset", "koudian"], server.env, stdin="1\n" * 150 + "quit\n", timeout=120)
     assert out.returncode == 0, out.stderr
     assert "✓ hand 1: deal verified" in out.stdout, out.stdout[-2000:]

@@ -13,6 +13,7 @@ from services.ledger.errors import (
     TransferConflict,
     UnknownAccount,
 )
+from services.ledger.settlement import buy_in_transfer
 
 from .conftest import operator, player
 
@@ -59,6 +60,25 @@ async def test_a_grant_records_the_operator_and_reason_and_its_request_id_posts_
     with pytest.raises(TransferConflict):
         await service.grant(OLGA, "req-1", "player/ann", 900, "", "tournament prize")
     assert await service.store.balance("player/ann") == 500
+
+
+async def test_the_same_grant_asked_again_by_another_operator_is_a_retry_not_a_conflict(service):
+    # The README grants prize-42 with grpcurl as olga, then with `qipai ledger grant` as cli:<user>.
+    first = await service.grant(OLGA, "prize-42", "player/ann", 500, "", "tournament prize")
+    again = await service.grant(operator("cli:olga"), "prize-42", "player/ann", 500, "", "tournament prize")
+    assert not again.created and again.transfer == first.transfer  # olga's, as first posted
+    with pytest.raises(TransferConflict):
+        await service.grant(operator("cli:olga"), "prize-42", "player/ann", 500, "", "another prize")
+    assert await service.store.balance("player/ann") == 500
+
+
+async def test_a_seats_stack_may_be_named_with_the_table_id_as_printed_or_as_stored(service):
+    await service.grant(OLGA, "g", "player/ann", 300, "", "prize")
+    await service.store.post(buy_in_transfer("table-3f2a", 0, "ann", 100, 1), open_credit=True)
+    for spelled in ("table/table-3f2a/seat/0", "table/3f2a/seat/0"):
+        assert await service.balance(OLGA, spelled, "") == ("table/3f2a/seat/0", "chips", 100)
+        history, _ = await service.history(OLGA, spelled, "", 10, "")
+        assert [p.transfer.id for p in history] == ["buyin/3f2a/0/ann/1"]
 
 
 async def test_an_adjustment_takes_chips_back_but_never_below_zero(service):

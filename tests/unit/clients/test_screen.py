@@ -61,7 +61,7 @@ def test_a_self_draw_result_shows_face_value_times_two_paid_by_each_of_three():
     assert lines[1] == "  points: 6 (face value of 6p) × 2 (self-draw) = 12"
     assert lines[2] == "  each of the three others pays 12"
     assert "face-down 报听 discards: seat 2 (bot2) 5m" in lines[3]
-    assert lines[-1] == "  this hand: you −12, seat 1 (bot1) −12, seat 2 (bot2) +36, seat 3 (bot3) −12"
+    assert lines[-1] == "  this hand, in points: you −12, seat 1 (bot1) −12, seat 2 (bot2) +36, seat 3 (bot3) −12"
 
 
 def test_a_discard_win_paid_for_three_names_the_discarder():
@@ -138,3 +138,83 @@ def test_auto_play_on_for_your_seat_says_how_to_take_it_back_and_off_says_it_is_
     assert screen.event("table.AutoPlaySet", {"seat": 0, "on": False}) == [
         "auto-play (托管) off for you: your seat is yours again"]
     assert screen.event("table.AutoPlaySet", {"seat": 2, "on": True}) == ["auto-play (托管) on for seat 2 (bot2)"]
+
+
+def test_a_draw_from_the_tail_after_a_flower_is_the_flowers_replacement_not_a_kongs():
+    screen = Screen("jj", 0, ["you", "bot1", "bot2", "bot3"])
+    assert screen.event("jj.FlowerShown", {"seat": 0, "flower": "f2"}) == ["you show the flower f2"]
+    assert screen.event("mahjong.TileDrawn", {"seat": 0, "tile": "7s", "from_tail": True}) == [
+        "you draw 7s from the tail: 补花, replacing the flower f2"]
+    assert screen.event("mahjong.Konged", {"seat": 0, "kind": "kong_concealed", "tile": "E"})
+    assert screen.event("mahjong.TileDrawn", {"seat": 0, "tile": "9m", "from_tail": True}) == [
+        "you draw 9m (a kong's replacement, from the tail)"]
+
+
+def zh_screen(ruleset: str = "koudian") -> Screen:
+    screen = Screen(ruleset, 0, ["you", "bot1", "bot2", "bot3"], lang="zh")
+    screen.event("table.Created", {"options": {"base_score": 1}})
+    return screen
+
+
+def test_chinese_names_the_dragons_and_winds_in_characters_not_letters():
+    screen = zh_screen()
+    assert screen.event("mahjong.TileDiscarded", {"seat": 2, "tile": "P", "auto": False}) == ["2号位（bot2）打出 白"]
+    assert screen.event("mahjong.TileDiscarded", {"seat": 0, "tile": "F", "auto": True}) == ["你打出 發（托管）"]
+    assert screen.event("mahjong.Ponged", {"seat": 1, "tile": "E", "source": 0}) == ["1号位（bot1）碰你的 东：东东东"]
+    assert screen.event("mahjong.TileDrawn", {"seat": 0, "tile": "5m", "from_tail": False}) == ["你摸到 5万"]
+
+
+def test_chinese_writes_a_hand_grouped_by_suit_with_suit_characters():
+    assert Screen("koudian", 0, [], lang="zh").hand(parse_tiles("4m 6m 8m 4p 5p 2s 3s 9s E N P C F")) == \
+        "468万 45筒 239条 东 北 白 中 發"
+
+
+def test_chinese_names_daqi_cards_by_suit_and_the_jokers_by_name():
+    screen = zh_screen("daqi")
+    assert screen.event("daqi.CardsPlayed", {"seat": 1, "cards": ["♠A", "♥10", "SJ", "BJ"]}) == [
+        "1号位（bot1）出 黑桃A 红桃10 小王 大王"]
+
+
+def test_moves_are_listed_and_may_be_typed_in_chinese():
+    from clients.chinese import typed
+
+    screen = zh_screen()
+    assert screen.move("discard 5m") == "打 5万"
+    assert screen.move("kong kong_concealed P") == "杠 暗杠 白"
+    assert typed("打 5万") == "discard 5m" and typed("碰 白") == "pong P" and typed("pass") == "pass"
+
+
+def test_english_is_there_on_request_with_the_notation():
+    screen = Screen("koudian", 0, ["you", "bot1"], lang="en")
+    assert screen.event("mahjong.TileDiscarded", {"seat": 1, "tile": "P", "auto": False}) == [
+        "seat 1 (bot1) discards P"]
+
+
+def test_the_chips_a_hand_moved_are_shown_apart_from_its_points():
+    # 400 points owed, but a stack of 200 pays 200 chips (积分最小化): the screen says 200.
+    screen = Screen("koudian", 0, ["you", "bot1", "bot2", "bot3"])
+    for seat in range(4):
+        screen.event("table.StackBoughtIn", {"seat": seat, "player_id": f"p{seat}", "chips": 200, "n": 1})
+    assert screen.event("table.HandSettled", {"hand": 1, "ruleset": "koudian", "payments": [
+        {"payer": 0, "payee": 2, "chips": 200, "reason": "self_draw", "payer_player": "p0",
+         "payee_player": "p2"}]}) == [
+        "  chips moved: you −200, seat 1 (bot1) +0, seat 2 (bot2) +200, seat 3 (bot3) +0 · "
+        "stacks now: you 0, seat 1 (bot1) 200, seat 2 (bot2) 400, seat 3 (bot3) 200"]
+    assert zh_screen().event("table.HandSettled", {"hand": 1, "ruleset": "koudian", "payments": []}) == []
+
+
+def test_a_hands_points_are_labelled_as_points():
+    lines = koudian_screen().event("koudian.HandEnded", {
+        "outcome": "draw", "deltas": [0, 0, 0, 0], "winner": None, "tile": None, "source": None,
+        "points": 0, "payer": None, "hands": [], "face_down": []})
+    assert lines[-1] == "  this hand, in points: you +0, seat 1 (bot1) +0, seat 2 (bot2) +0, seat 3 (bot3) +0"
+
+
+def test_a_rooms_lobby_line_names_its_buy_in_in_either_language():
+    from clients.rooms import describe
+    from qipai.v1 import matchmaking_pb2
+
+    room = matchmaking_pb2.Room(code="123456", ruleset="koudian", stake=100, seats=4, members=[
+        matchmaking_pb2.RoomMember(player_id="ann", seat=0, host=True, ready=True)])
+    assert describe(room) == "room 123456 (koudian, stake 100): ann* ✓ | - | - | -"
+    assert describe(room, "zh") == "房间 123456（koudian，买入 100 筹码）：ann* ✓ | - | - | -"

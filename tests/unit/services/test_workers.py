@@ -1,6 +1,7 @@
 """`qipai serve --workers N`: what each worker is told, and how the supervisor treats them."""
 
 import signal
+import socket
 import subprocess
 import sys
 
@@ -26,6 +27,44 @@ def test_metrics_stay_off_for_every_worker_when_they_are_off() -> None:
     assert env["QIPAI_METRICS_PORT"] == "0"
 
 
+def _free_addr() -> str:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return f"127.0.0.1:{s.getsockname()[1]}"
+
+
+def _listening(reuse_port: bool) -> socket.socket:
+    """A server's listening socket on a free loopback port (gRPC's sets SO_REUSEPORT)."""
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if reuse_port:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    s.bind(("127.0.0.1", 0))
+    s.listen()
+    return s
+
+
+@pytest.mark.parametrize("reuse_port", [True, False])
+def test_a_port_another_server_listens_on_is_taken_even_when_it_allows_sharing(reuse_port: bool) -> None:
+    from services.server import port_taken
+
+    with _listening(reuse_port) as other:
+        address = f"127.0.0.1:{other.getsockname()[1]}"
+        assert port_taken(address) == (f"{address} is already in use (another `qipai serve`?): "
+                                       "stop it, or set QIPAI_GRPC_ADDR to a free port")
+    assert port_taken(address) is None
+
+
+def test_workers_refuse_to_start_on_a_port_another_server_holds(capsys) -> None:
+    spawn, started = _fake("import time; time.sleep(60)")
+    with _listening(reuse_port=True) as other:
+        address = f"127.0.0.1:{other.getsockname()[1]}"
+        assert workers.supervise(Settings(grpc_addr=address), 2, spawn) == workers.STARTUP_FAILED
+    assert started == []
+    assert capsys.readouterr().err == f"qipai: {address} is already in use (another `qipai serve`?): " \
+        "stop it, or set QIPAI_GRPC_ADDR to a free port\n"
+
+
 def _fake(script: str):
     """Workers that run `script` (Python) instead of `qipai serve`."""
     started: list[subprocess.Popen] = []
@@ -40,7 +79,7 @@ def _fake(script: str):
 def test_a_worker_that_cannot_start_stops_them_all_with_its_exit_code() -> None:
     spawn, started = _fake("import os, sys, time\n"
                            "sys.exit(2) if os.environ['QIPAI_NODE_ID'].endswith('-1') else time.sleep(60)")
-    assert workers.supervise(Settings(), 2, spawn) == 2
+    assert workers.supervise(Settings(grpc_addr=_free_addr()), 2, spawn) == 2
     assert all(p.poll() is not None for p in started)
 
 
@@ -61,7 +100,7 @@ def test_a_worker_that_dies_is_started_again_with_the_same_identity(monkeypatch)
     monkeypatch.setattr(workers, "RESTART_AFTER_S", 0.01)
     previous = signal.getsignal(signal.SIGTERM)
     try:
-        code = workers.supervise(Settings(node_id="vm"), 2, spawn_then_stop_after_the_restart)
+        code = workers.supervise(Settings(grpc_addr=_free_addr(), node_id="vm"), 2, spawn_then_stop_after_the_restart)
     finally:
         signal.signal(signal.SIGTERM, previous)
     assert [e["QIPAI_NODE_ID"] for e in envs] == ["vm-0", "vm-1", "vm-0"]
