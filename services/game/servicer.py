@@ -4,7 +4,6 @@ table service does the work."""
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import typing
 import uuid
@@ -31,11 +30,19 @@ from qipai.v1 import (
     views_pb2,
 )
 from services import auth, json_text
+from services.client_address import ClientAddress
 from services.errors import Forbidden, TooManyRequests
 from services.game import resume
 from services.game.forwarding import Forwarder
-from services.game.tables import STREAM_PREFIX, TableNotFound, TableService
+from services.game.tables import (
+    STREAM_PREFIX,
+    TableNotFound,
+    TableService,
+    new_table_id,
+    requested_table_id,
+)
 from services.game.verify import verify
+from services.live.base import Claim
 from services.ratelimit import RateLimiter
 from services.status import streaming, unary
 
@@ -50,6 +57,12 @@ def _request_id(me: auth.Identity, request_id: str) -> str | None:
     if len(request_id) > MAX_ID_LENGTH or not request_id.isprintable():
         raise wire.BadRequest(f"request and action ids are at most {MAX_ID_LENGTH} printable characters")
     return f"{me.player_id}:{request_id}" if request_id else None
+
+
+def _new_table_id(tables: TableService, me: auth.Identity, request_id: str) -> str:
+    """The id of the table a create makes: the same for the same request id (a retry finds its
+    table), else a fresh one."""
+    return requested_table_id(tables.id_key, me.player_id, request_id) if request_id else new_table_id()
 
 
 def _table_id(table_id: str) -> str:
@@ -80,6 +93,10 @@ def _check_new_table(ruleset: str, options: dict[str, Any], deal_json: str | Non
         deal = json.loads(deal_json)
     except json.JSONDecodeError as exc:
         raise wire.BadRequest(f"deal_json is not valid JSON: {exc}") from None
+    except RecursionError:  # thousands of levels deep
+        raise wire.BadRequest(f"deal_json: nested deeper than {MAX_DEAL_DEPTH} levels") from None
+    if _depth(deal) > MAX_DEAL_DEPTH:
+        raise wire.BadRequest(f"deal_json: nested deeper than {MAX_DEAL_DEPTH} levels")
     if not isinstance(deal, dict):
         raise wire.BadRequest(f"deal_json must be a JSON object (the {ruleset} deal format of "
                               f"docs/scenarios/{ruleset}.md), not a JSON {type(deal).__name__}")
@@ -89,10 +106,18 @@ def _check_new_table(ruleset: str, options: dict[str, Any], deal_json: str | Non
         raise wire.BadRequest(f"deal_json: {exc}") from None
 
 
-def _peer_host(context: Any) -> str:
-    """The caller's address without its port (`ipv4:1.2.3.4:5678` -> `ipv4:1.2.3.4`)."""
-    peer = str(context.peer() or "unknown")
-    return peer.rpartition(":")[0] if peer.count(":") > 1 else peer
+MAX_DEAL_DEPTH = 8  # a deal is a map of hands and walls: three levels; the rest is abuse
+
+
+def _depth(value: Any) -> int:
+    """How deeply `value` (parsed JSON) nests, without recursing."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        item, level = todo.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, level)
+            todo.extend((child, level + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
 
 
 def _response(table: Table, me: auth.Identity, duplicate: bool = False) -> game_pb2.TableResponse:
@@ -134,14 +159,16 @@ class _Limited:
 
 class AuthServicer(auth_pb2_grpc.AuthServicer):
     def __init__(self, secret: str, tables: TableService,
-                 logins_per_minute: int = GUEST_LOGINS_PER_MINUTE) -> None:
+                 logins_per_minute: int = GUEST_LOGINS_PER_MINUTE,
+                 client_address: ClientAddress | None = None) -> None:
         self.secret, self.tables, self.logins_per_minute = secret, tables, logins_per_minute
+        self.client_address = client_address or ClientAddress()
 
     @unary
     async def GuestLogin(self, request: auth_pb2.GuestLoginRequest, context: Any) -> auth_pb2.LoginResponse:
         # Shared by every node (live state): a guest costs nothing to make, so one address
         # could otherwise mint players (and their tables) without end.
-        if not await self.tables.live.allow(f"guest-login:{_peer_host(context)}",
+        if not await self.tables.live.allow(f"guest-login:{self.client_address.of(context)}",
                                             self.logins_per_minute, 60_000):
             raise TooManyRequests(f"at most {self.logins_per_minute} guest logins per minute "
                                   f"from one address: wait a minute")
@@ -166,38 +193,39 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
         options = wire.options_from_struct(request.options) if request.HasField("options") else {}
         _check_new_table(request.ruleset, options)
         command_id = _request_id(me, request.request_id)
-        table_id = None
-        if command_id:  # the same request id names the same table, so a retry finds it
-            table_id = STREAM_PREFIX + hashlib.sha256(command_id.encode()).hexdigest()[:16]
+        table_id = _new_table_id(self.tables, me, request.request_id)
         # Operators (the matchmaker) create tables for others: no per-player limit.
-        if not me.is_admin and (table_id is None or self.tables.repository.cached(table_id) is None):
-            await self._room_for_a_table(me.player_id)
-        outcome = await self.tables.create(request.ruleset, options, me.player_id,
-                                           command_id=command_id, table_id=table_id)
-        if not outcome.duplicate:
-            await self.tables.live.add_open_table(me.player_id, outcome.table.table_id)
+        claim = Claim.HELD if me.is_admin else await self._claim_a_table(me.player_id, table_id)
+        try:
+            outcome = await self.tables.create(request.ruleset, options, me.player_id,
+                                               command_id=command_id, table_id=table_id)
+        except Exception:  # (not a cancelled call: the create goes on, shielded)
+            if claim is Claim.ADDED:  # nothing was made: the place is free again
+                await self.tables.live.remove_open_table(me.player_id, table_id)
+            raise
         return _response(outcome.table, me, outcome.duplicate)
 
-    async def _room_for_a_table(self, player_id: str) -> None:
-        """TooManyRequests when the player already has as many unfinished tables as allowed.
-        Only at the limit are the listed tables looked at: one that finished while the live
-        state was not told (a node died mid-update) stops counting."""
-        listed = await self.tables.live.open_tables(player_id)
-        if len(listed) < self.open_tables_per_player:
-            return
-        open_now = 0
-        for table_id in listed:
+    async def _claim_a_table(self, player_id: str, table_id: str) -> Claim:
+        """A place for `table_id` among the player's unfinished tables, counted and taken in one
+        atomic step (concurrent creates cannot overshoot); TooManyRequests at the limit. Only
+        at the limit are the listed tables looked at: one that finished while the live state
+        was not told (a node died mid-update) stops counting, and the claim is tried again."""
+        live, limit = self.tables.live, self.open_tables_per_player
+        claim = await live.claim_open_table(player_id, table_id, limit)
+        if claim is not Claim.REFUSED:
+            return claim
+        for listed in await live.open_tables(player_id):
             try:
-                finished = (await self.tables.get(table_id)).status is Status.MATCH_OVER
+                finished = (await self.tables.get(listed)).status is Status.MATCH_OVER
             except TableNotFound:
-                finished = True
+                finished = False  # claimed by a create still under way: it counts
             if finished:
-                await self.tables.live.remove_open_table(player_id, table_id)
-            else:
-                open_now += 1
-        if open_now >= self.open_tables_per_player:
-            raise TooManyRequests(f"you already have {open_now} unfinished tables, the most one "
+                await live.remove_open_table(player_id, listed)
+        claim = await live.claim_open_table(player_id, table_id, limit)
+        if claim is Claim.REFUSED:
+            raise TooManyRequests(f"you already have {limit} unfinished tables, the most one "
                                   f"player may have: finish or abandon one first")
+        return claim
 
     @unary
     async def Join(self, request: game_pb2.JoinRequest, context: Any) -> game_pb2.TableResponse:
@@ -299,6 +327,9 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
             after = await resume.table_version(self.tables.repository, table, seat, request.from_version)
         except resume.BeyondLatest as exc:
             raise wire.BadRequest(str(exc)) from None
+        # Accepted: said at once, as the stream may wait long for its first update (a client,
+        # and the fuzzer's "…or hangs", tell a following stream from one the server never answered).
+        await context.send_initial_metadata(())
         had_legal, status, told = True, None, request.from_version
         with_views, player_id = request.with_views, me.player_id
         async for batch in self.tables.watch(table_id, seat, after):
@@ -444,9 +475,7 @@ class AdminServicer(_Limited, admin_pb2_grpc.AdminServicer):
         options = wire.options_from_struct(request.options) if request.HasField("options") else {}
         _check_new_table(request.ruleset, options, request.deal_json)
         command_id = _request_id(me, request.request_id)
-        table_id = None
-        if command_id:
-            table_id = STREAM_PREFIX + hashlib.sha256(command_id.encode()).hexdigest()[:16]
+        table_id = _new_table_id(self.tables, me, request.request_id)
         outcome = await self.tables.create(request.ruleset, options, me.player_id,
                                            fixed_deal=request.deal_json, command_id=command_id,
                                            table_id=table_id)
@@ -508,10 +537,11 @@ async def replay(tables: TableService, table_id: str, first: int, last: int | No
 
 def register(server: grpc.aio.Server, tables: TableService, secret: str,
              guest_logins_per_minute: int = GUEST_LOGINS_PER_MINUTE,
-             open_tables_per_player: int = OPEN_TABLES_PER_PLAYER) -> None:
+             open_tables_per_player: int = OPEN_TABLES_PER_PLAYER,
+             client_address: ClientAddress | None = None) -> None:
     """Add the Auth, Game and Admin servicers to `server`."""
-    auth_pb2_grpc.add_AuthServicer_to_server(AuthServicer(secret, tables, guest_logins_per_minute),
-                                             server)
+    auth_pb2_grpc.add_AuthServicer_to_server(
+        AuthServicer(secret, tables, guest_logins_per_minute, client_address), server)
     limiter = RateLimiter(RATE_LIMIT, RATE_LIMIT)
     game_pb2_grpc.add_GameServicer_to_server(
         GameServicer(tables, limiter, open_tables_per_player), server)

@@ -13,11 +13,13 @@ import grpc
 import psycopg
 import pytest
 import redis
+from google.protobuf import struct_pb2
+from google.protobuf.internal.encoder import _VarintBytes
 from psycopg import sql
 
 from clients.client import Player, channel
-from protocol.tokens import checked
-from qipai.v1 import game_pb2
+from protocol.tokens import ADMIN, checked, issue
+from qipai.v1 import admin_pb2, admin_pb2_grpc, game_pb2, matchmaking_pb2, matchmaking_pb2_grpc
 from tests.e2e.conftest import QIPAI, free_port, wait_healthy
 
 pytestmark = pytest.mark.e2e
@@ -34,6 +36,15 @@ def test_beyond_loopback_a_default_or_weak_key_refuses_to_start_with_one_clear_l
     lines = server.log().strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in lines[0]
     assert "refusing to listen on 0.0.0.0" in lines[0] and "QIPAI_TOKEN_SECRET" in lines[0]
+
+
+def test_a_weak_key_is_refused_when_any_address_qipai_listens_on_is_beyond_loopback(start_server):
+    node = f"0.0.0.0:{free_port()}"
+    env = {"QIPAI_GRPC_ADDR": f"127.0.0.1:{free_port()}", "QIPAI_NODE_ADDR": node,
+           "QIPAI_TOKEN_SECRET": "short"}
+    server = start_server(env, wait=False)
+    assert server.process.wait(30) == 2
+    assert f"refusing to listen on {node}" in server.log()
 
 
 def test_beyond_loopback_a_strong_key_serves(start_server):
@@ -182,3 +193,92 @@ async def test_looking_up_a_table_that_does_not_exist_writes_nothing(start_serve
         rows = conn.execute(sql.SQL("SELECT count(*) FROM {}.stream_fences WHERE stream_id = %s").format(
             sql.Identifier(pg_schema)), (missing,)).fetchone()
     assert rows == (0,)
+
+
+# -- values no option may hold ------------------------------------------------------------------
+
+
+def _nested(depth: int) -> struct_pb2.Struct:
+    """An options Struct `depth` levels deep: {"a": {"a": ... {"a": 1}}}."""
+    value: dict[str, object] = {"a": 1}
+    for _ in range(depth - 1):
+        value = {"a": value}
+    struct = struct_pb2.Struct()
+    struct.update(value)
+    return struct
+
+
+def _options(items: dict[str, object]) -> struct_pb2.Struct:
+    struct = struct_pb2.Struct()
+    struct.update(items)
+    return struct
+
+
+NOT_OPTIONS = [
+    pytest.param(_options({"base_score": float("nan")}), r"options\.base_score: nan is not a finite number",
+                 id="nan"),
+    pytest.param(_options({"base_score": float("inf")}), r"options\.base_score: inf is not a finite", id="inf"),
+    pytest.param(_options({"x": [1, float("-inf")]}), r"options\.x\[1\]: -inf is not a finite", id="-inf-in-list"),
+    pytest.param(_options({"base_score": 1e300}), r"options\.base_score: 1e\+300 is beyond", id="huge"),
+    pytest.param(_nested(30), r"options\.a\.a\.a\.a: nested deeper than 4 levels", id="30-deep"),
+    pytest.param(_options({"x": "y" * 300}), r"options\.x: a string longer than 256", id="long-string"),
+]
+
+
+@pytest.mark.parametrize(("options", "named"), NOT_OPTIONS)
+async def test_a_non_finite_or_oversize_or_too_deep_option_is_invalid_argument_naming_its_field_everywhere(
+        options_server, options, named):
+    server = options_server
+    admin = (("authorization", f"Bearer {issue('e2e-secret', 'operator', ADMIN)[0]}"),)
+    async with channel(server.address) as chan:
+        ann = await Player.guest(chan, "ann")
+        rooms = matchmaking_pb2_grpc.MatchmakingStub(chan)
+        room = await rooms.CreateRoom(matchmaking_pb2.CreateRoomRequest(ruleset="koudian"),
+                                      metadata=ann.metadata)
+        calls = [
+            ann.game.CreateTable(game_pb2.CreateTableRequest(ruleset="koudian", options=options),
+                                 metadata=ann.metadata),
+            rooms.CreateRoom(matchmaking_pb2.CreateRoomRequest(ruleset="koudian", options=options),
+                             metadata=ann.metadata),
+            rooms.ChangeRoom(matchmaking_pb2.ChangeRoomRequest(code=room.code, options=options),
+                             metadata=ann.metadata),
+            ann.admin.CreateFixedTable(admin_pb2.CreateFixedTableRequest(
+                ruleset="koudian", options=options, deal_json="{}"), metadata=admin),
+        ]
+        for call in calls:
+            with pytest.raises(grpc.aio.AioRpcError) as err:
+                await call
+            assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT, err.value.details()
+            assert re.search(named, err.value.details()), err.value.details()
+
+
+@pytest.mark.parametrize("depth", [20, 5_000])
+async def test_a_deal_nested_too_deep_is_invalid_argument_naming_deal_json(options_server, depth):
+    server = options_server
+    admin = (("authorization", f"Bearer {issue('e2e-secret', 'operator', ADMIN)[0]}"),)
+    async with channel(server.address) as chan:
+        with pytest.raises(grpc.aio.AioRpcError) as err:
+            await admin_pb2_grpc.AdminStub(chan).CreateFixedTable(admin_pb2.CreateFixedTableRequest(
+                ruleset="koudian", deal_json='{"hands": ' + "[" * depth + "]" * depth + "}"),
+                metadata=admin)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "deal_json: nested deeper than 8 levels" in err.value.details()
+
+
+def _field(number: int, payload: bytes) -> bytes:
+    """A length-delimited protobuf field (no client library builds a Struct this deep)."""
+    return _VarintBytes(number << 3 | 2) + _VarintBytes(len(payload)) + payload
+
+
+async def test_options_nested_deeper_than_protobuf_decodes_are_invalid_argument_not_unknown(options_server):
+    struct = _field(1, _field(1, b"a") + _field(2, b"\x20\x01"))  # {"a": true}
+    for _ in range(50):  # {"a": {"a": ...}}: Struct > map entry > Value > Struct, 150 levels
+        struct = _field(1, _field(1, b"a") + _field(2, _field(5, struct)))
+    async with channel(options_server.address) as chan:
+        ann = await Player.guest(chan, "ann")
+        create = chan.unary_unary("/qipai.v1.Game/CreateTable", request_serializer=bytes,
+                                  response_deserializer=bytes)
+        with pytest.raises(grpc.aio.AioRpcError) as err:
+            await create(_field(1, b"koudian") + _field(2, struct), metadata=ann.metadata)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "CreateTableRequest" in err.value.details()
