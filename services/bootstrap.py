@@ -126,4 +126,4 @@ def register_services(
 
         register(server, backends.tables, settings.token_secret,
                  settings.guest_logins_per_minute, settings.open_tables_per_player,
-                 ClientAddress.trusting(settings.trusted_proxies))
+                 ClientAddress.trusting(settings.trusted_proxies), settings.watch_streams_per_player)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 from collections.abc import AsyncIterator, Awaitable, Callable
 from random import getrandbits as _random_bits
@@ -145,6 +146,10 @@ T = TypeVar("T")
 # save what it overwrites, on every call).
 
 
+CUT_OFF = "qipai: stream cut off"
+"""The message a stream's task is cancelled with when its client reads nothing (feed.py)."""
+
+
 class Undecodable:
     """A request whose bytes did not parse (nested deeper than protobuf decodes: an options
     Struct ~30 levels deep): the handler answers INVALID_ARGUMENT instead of grpc's UNKNOWN."""
@@ -208,6 +213,13 @@ def streaming(fn: Callable[[S, R, Any], AsyncIterator[T]]) -> Callable[[S, R, An
                 await write(item)
         except (grpc.aio.AbortError, KeyboardInterrupt):
             raise
+        except asyncio.CancelledError as exc:
+            if exc.args != (CUT_OFF,):
+                raise
+            # A client that reads nothing: its stream ends (the status is for a client that
+            # reads again some time; one that never does is gone all the same).
+            await context.abort(grpc.StatusCode.UNAVAILABLE, "this stream was cut off: its client "
+                                "read nothing for too long; call again to resume")
         except Exception as exc:
             await _abort(context, exc)
             raise

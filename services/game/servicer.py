@@ -7,6 +7,7 @@ import contextlib
 import json
 import typing
 import uuid
+from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -33,6 +34,7 @@ from services import auth, json_text
 from services.client_address import ClientAddress
 from services.errors import Forbidden, TooManyRequests
 from services.game import resume
+from services.game.feed import FellBehind
 from services.game.forwarding import Forwarder
 from services.game.tables import (
     STREAM_PREFIX,
@@ -49,6 +51,7 @@ from services.status import streaming, unary
 RATE_LIMIT = 200  # requests per player per second: a fast bot (a view per event, 0 ms deals) stays below
 GUEST_LOGINS_PER_MINUTE = 60  # per client address (QIPAI_GUEST_LOGINS_PER_MINUTE)
 OPEN_TABLES_PER_PLAYER = 20  # unfinished tables one player may have created (QIPAI_OPEN_TABLES_PER_PLAYER)
+WATCH_STREAMS_PER_PLAYER = 16  # a player's tabs and devices, each watching a table or two (QIPAI_WATCH_STREAMS_PER_PLAYER)
 MAX_ID_LENGTH = 128
 MAX_LEGAL_ACTIONS = 500
 
@@ -183,9 +186,12 @@ class AuthServicer(auth_pb2_grpc.AuthServicer):
 
 class GameServicer(_Limited, game_pb2_grpc.GameServicer):
     def __init__(self, tables: TableService, limiter: RateLimiter,
-                 open_tables_per_player: int = OPEN_TABLES_PER_PLAYER) -> None:
+                 open_tables_per_player: int = OPEN_TABLES_PER_PLAYER,
+                 watch_streams_per_player: int = WATCH_STREAMS_PER_PLAYER) -> None:
         super().__init__(tables, limiter)
         self.open_tables_per_player = open_tables_per_player
+        self.watch_streams_per_player = watch_streams_per_player
+        self._watching: Counter[str] = Counter()  # open Watch streams per player, on this node
 
     @unary
     async def CreateTable(self, request: game_pb2.CreateTableRequest, context: Any) -> game_pb2.TableResponse:
@@ -316,49 +322,64 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
     @streaming
     async def Watch(self, request: game_pb2.WatchRequest, context: Any) -> AsyncIterator[game_pb2.TableUpdate]:
         me = await self._caller()
-        table_id = _table_id(request.table_id)
-        if request.from_version < 0:
-            raise wire.BadRequest("from_version cannot be negative")
-        table = await self.tables.get(table_id)
-        seat = _observer(table, me)
-        structlog.contextvars.bind_contextvars(seat=seat)
+        # Counted before any wait, so concurrent opens cannot overshoot; operators' tools may
+        # watch every table.
+        watching = self._watching
+        if not me.is_admin and watching[me.player_id] >= self.watch_streams_per_player:
+            raise TooManyRequests(f"at most {self.watch_streams_per_player} Watch streams per player "
+                                  f"at once: close one first")
+        watching[me.player_id] += 1
+        told = request.from_version
         try:
-            # A version nobody was ever sent is refused: waiting for it would hang.
-            after = await resume.table_version(self.tables.repository, table, seat, request.from_version)
-        except resume.BeyondLatest as exc:
-            raise wire.BadRequest(str(exc)) from None
-        # Accepted: said at once, as the stream may wait long for its first update (a client,
-        # and the fuzzer's "…or hangs", tell a following stream from one the server never answered).
-        await context.send_initial_metadata(())
-        had_legal, status, told = True, None, request.from_version
-        with_views, player_id = request.with_views, me.player_id
-        async for batch in self.tables.watch(table_id, seat, after):
-            # Numbered as this observer counts: the batch's events are the last it saw.
-            seen = batch.table.seen_by(seat)
-            if seen == told:
-                continue  # a move hidden from this observer: an update would tell when it came
-            first = seen - len(batch.events) + 1
-            encoded = batch.encoded
-            events = [_event_fields(first + n, ev, encoded) for n, (_, ev) in enumerate(batch.events)]
-            view = None
-            if with_views:
-                table = batch.table
-                now = _status(table)
-                legal = legal_actions(table, seat, now)
-                # Without a decision to make, a seat's view follows from the events it got; one
-                # whose own move used up its decision knows that from its Act's answer.
-                lost = had_legal and batch.actor != player_id
-                if legal or lost or now is not status:
-                    view = _view_parts(table, seat, self.tables, legal, batch.due_ms, now)
-                had_legal, status = bool(legal), now
-            if view is None and not events:
-                continue
-            # Built from constructor arguments: upb copies a message given by serializing it.
-            update = game_pb2.TableUpdate(**_update(seen, events, view))
-            if view is not None and view[1]:
-                update.view.MergeFromString(view[1])
-            told = seen
-            yield update
+            table_id = _table_id(request.table_id)
+            if request.from_version < 0:
+                raise wire.BadRequest("from_version cannot be negative")
+            table = await self.tables.get(table_id)
+            seat = _observer(table, me)
+            structlog.contextvars.bind_contextvars(seat=seat)
+            try:
+                # A version nobody was ever sent is refused: waiting for it would hang.
+                after = await resume.table_version(self.tables.repository, table, seat, request.from_version)
+            except resume.BeyondLatest as exc:
+                raise wire.BadRequest(str(exc)) from None
+            # Accepted: said at once, as the stream may wait long for its first update (a client,
+            # and the fuzzer's "…or hangs", tell a following stream from one the server never answered).
+            await context.send_initial_metadata(())
+            had_legal, status = True, None
+            with_views, player_id = request.with_views, me.player_id
+            async for batch in self.tables.watch(table_id, seat, after):
+                # Numbered as this observer counts: the batch's events are the last it saw.
+                seen = batch.table.seen_by(seat)
+                if seen == told:
+                    continue  # a move hidden from this observer: an update would tell when it came
+                first = seen - len(batch.events) + 1
+                encoded = batch.encoded
+                events = [_event_fields(first + n, ev, encoded) for n, (_, ev) in enumerate(batch.events)]
+                view = None
+                if with_views:
+                    table = batch.table
+                    now = _status(table)
+                    legal = legal_actions(table, seat, now)
+                    # Without a decision to make, a seat's view follows from the events it got; one
+                    # whose own move used up its decision knows that from its Act's answer.
+                    lost = had_legal and batch.actor != player_id
+                    if legal or lost or now is not status:
+                        view = _view_parts(table, seat, self.tables, legal, batch.due_ms, now)
+                    had_legal, status = bool(legal), now
+                if view is None and not events:
+                    continue
+                # Built from constructor arguments: upb copies a message given by serializing it.
+                update = game_pb2.TableUpdate(**_update(seen, events, view))
+                if view is not None and view[1]:
+                    update.view.MergeFromString(view[1])
+                told = seen
+                yield update
+        except FellBehind as exc:
+            raise FellBehind(f"{exc}: Watch again with from_version={told}") from None
+        finally:
+            watching[me.player_id] -= 1
+            if not watching[me.player_id]:
+                del watching[me.player_id]
 
 
 def _update(version: int, events: list[dict[str, Any]],
@@ -538,11 +559,12 @@ async def replay(tables: TableService, table_id: str, first: int, last: int | No
 def register(server: grpc.aio.Server, tables: TableService, secret: str,
              guest_logins_per_minute: int = GUEST_LOGINS_PER_MINUTE,
              open_tables_per_player: int = OPEN_TABLES_PER_PLAYER,
-             client_address: ClientAddress | None = None) -> None:
+             client_address: ClientAddress | None = None,
+             watch_streams_per_player: int = WATCH_STREAMS_PER_PLAYER) -> None:
     """Add the Auth, Game and Admin servicers to `server`."""
     auth_pb2_grpc.add_AuthServicer_to_server(
         AuthServicer(secret, tables, guest_logins_per_minute, client_address), server)
     limiter = RateLimiter(RATE_LIMIT, RATE_LIMIT)
     game_pb2_grpc.add_GameServicer_to_server(
-        GameServicer(tables, limiter, open_tables_per_player), server)
+        GameServicer(tables, limiter, open_tables_per_player, watch_streams_per_player), server)
     admin_pb2_grpc.add_AdminServicer_to_server(AdminServicer(tables, limiter), server)

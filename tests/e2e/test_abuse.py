@@ -8,6 +8,7 @@ import os
 import re
 import stat
 import subprocess
+from collections import Counter
 
 import grpc
 import psycopg
@@ -19,7 +20,18 @@ from psycopg import sql
 
 from clients.client import Player, channel
 from protocol.tokens import ADMIN, checked, issue
-from qipai.v1 import admin_pb2, admin_pb2_grpc, game_pb2, matchmaking_pb2, matchmaking_pb2_grpc
+from qipai.v1 import (
+    admin_pb2,
+    admin_pb2_grpc,
+    auth_pb2,
+    auth_pb2_grpc,
+    game_pb2,
+    game_pb2_grpc,
+    ledger_pb2,
+    ledger_pb2_grpc,
+    matchmaking_pb2,
+    matchmaking_pb2_grpc,
+)
 from tests.e2e.conftest import QIPAI, free_port, wait_healthy
 
 pytestmark = pytest.mark.e2e
@@ -282,3 +294,163 @@ async def test_options_nested_deeper_than_protobuf_decodes_are_invalid_argument_
             await create(_field(1, b"koudian") + _field(2, struct), metadata=ann.metadata)
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "CreateTableRequest" in err.value.details()
+
+
+# -- limits that hold under concurrency and behind proxies ----------------------------------------
+
+C = grpc.StatusCode
+
+
+def _codes(results: list[object]) -> Counter[str]:
+    """How many calls of a gather(return_exceptions=True) answered with each status."""
+    return Counter(r.code().name if isinstance(r, grpc.aio.AioRpcError) else "OK" for r in results)
+
+
+async def test_the_limits_hold_under_60_concurrent_calls_from_one_player_or_address(start_server,
+                                                                                    production_env):
+    server = start_server({**production_env, "QIPAI_GUEST_LOGINS_PER_MINUTE": "25",
+                           "QIPAI_ROOM_JOINS_PER_MINUTE": "20", "QIPAI_ROOM_JOINS_PER_MINUTE_PER_ADDRESS": "50",
+                           "QIPAI_LEDGER_CALLS_PER_MINUTE": "15"})
+    async with channel(server.address) as chan:
+        ann = await Player.guest(chan, "ann")
+        rooms = matchmaking_pb2_grpc.MatchmakingStub(chan)
+        ledger = ledger_pb2_grpc.LedgerStub(chan)
+        tables = await asyncio.gather(*(ann.create_table("koudian") for _ in range(60)),
+                                      return_exceptions=True)
+        assert _codes(tables) == {"OK": 20, "RESOURCE_EXHAUSTED": 40}  # QIPAI_OPEN_TABLES_PER_PLAYER
+        balances = await asyncio.gather(*(ledger.GetBalance(ledger_pb2.GetBalanceRequest(),
+                                                            metadata=ann.metadata) for _ in range(60)),
+                                        return_exceptions=True)
+        assert _codes(balances) == {"OK": 15, "RESOURCE_EXHAUSTED": 45}
+        joins = await asyncio.gather(*(rooms.JoinRoom(matchmaking_pb2.JoinRoomRequest(code="000000"),
+                                                      metadata=ann.metadata) for _ in range(60)),
+                                     return_exceptions=True)
+        assert _codes(joins) == {"NOT_FOUND": 20, "RESOURCE_EXHAUSTED": 40}
+        # WatchRoom is a code lookup like a join: by 60 players of one address, at most the
+        # address's budget (50, 20 spent by the joins above) is answered.
+        players = await asyncio.gather(*(Player.guest(chan, f"p{n}") for n in range(23)))
+        watches = await asyncio.gather(*(_first_room(rooms, players[n % 23]) for n in range(60)),
+                                       return_exceptions=True)
+        assert _codes(watches) == {"NOT_FOUND": 30, "RESOURCE_EXHAUSTED": 30}
+        logins = await asyncio.gather(*(Player.guest(chan, "g") for _ in range(60)), return_exceptions=True)
+        assert _codes(logins) == {"OK": 1, "RESOURCE_EXHAUSTED": 59}  # 24 of 25 were spent above
+
+
+async def _first_room(rooms: matchmaking_pb2_grpc.MatchmakingStub, player: Player) -> object:
+    async for room in rooms.WatchRoom(matchmaking_pb2.RoomRequest(code="000000"), metadata=player.metadata):
+        return room
+    return None
+
+
+async def test_guests_behind_a_trusted_proxy_are_limited_per_real_address_ipv6_by_its_64(start_server):
+    server = start_server({"QIPAI_GUEST_LOGINS_PER_MINUTE": "3", "QIPAI_TRUSTED_PROXIES": "127.0.0.1"})
+    async with channel(server.address) as chan:
+        auth_stub = auth_pb2_grpc.AuthStub(chan)
+
+        async def login(forwarded: str) -> str:
+            try:
+                await auth_stub.GuestLogin(auth_pb2.GuestLoginRequest(name="g"),
+                                           metadata=(("x-forwarded-for", forwarded),))
+            except grpc.aio.AioRpcError as err:
+                return err.code().name
+            return "OK"
+
+        first = [await login("203.0.113.1") for _ in range(4)]
+        assert first == ["OK", "OK", "OK", "RESOURCE_EXHAUSTED"]
+        assert await login("203.0.113.2") == "OK"  # another browser behind the same proxy
+        # What a client writes in front of the proxy's entry is not believed.
+        assert await login("203.0.113.2, 203.0.113.1") == "RESOURCE_EXHAUSTED"
+        same_64 = [await login(f"2001:db8:0:7::{n}") for n in range(1, 5)]
+        assert same_64 == ["OK", "OK", "OK", "RESOURCE_EXHAUSTED"]
+        assert await login("2001:db8:0:8::1") == "OK"
+
+
+async def test_x_forwarded_for_from_an_untrusted_peer_is_ignored(start_server):
+    server = start_server({"QIPAI_GUEST_LOGINS_PER_MINUTE": "2"})
+    async with channel(server.address) as chan:
+        auth_stub = auth_pb2_grpc.AuthStub(chan)
+        for n in range(2):
+            await auth_stub.GuestLogin(auth_pb2.GuestLoginRequest(name="g"),
+                                       metadata=(("x-forwarded-for", f"203.0.113.{n}"),))
+        with pytest.raises(grpc.aio.AioRpcError) as err:
+            await auth_stub.GuestLogin(auth_pb2.GuestLoginRequest(name="g"),
+                                       metadata=(("x-forwarded-for", "203.0.113.99"),))
+    assert err.value.code() == C.RESOURCE_EXHAUSTED
+
+
+# -- Watch streams ---------------------------------------------------------------------------------
+
+
+def _rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as status:
+        kb = next(int(line.split()[1]) for line in status if line.startswith("VmRSS"))
+    return kb / 1024
+
+
+async def test_1500_watch_streams_of_one_player_are_refused_past_the_cap_and_memory_stays_flat(start_server):
+    server = start_server({"QIPAI_WATCH_STREAMS_PER_PLAYER": "16"})
+    async with channel(server.address) as chan:
+        ann = await Player.guest(chan, "ann")
+        table_id = (await ann.create_table("koudian")).table_id
+        open_streams = []
+
+        async def watch() -> str:
+            call = ann.watch(table_id, from_version=0)
+            await call.initial_metadata()
+            if call.done():
+                return (await call.code()).name
+            open_streams.append(call)
+            return "OK"
+
+        first = [await watch() for _ in range(16)]
+        # The first hundred at once warm the server up to that many calls in flight (+20-30 MB,
+        # once, as for any burst); the next 1,400 must cost nothing more: no stream is kept.
+        rest = Counter(await asyncio.gather(*(watch() for _ in range(84))))
+        before = _rss_mb(server.process.pid)
+        for _ in range(14):
+            rest.update(await asyncio.gather(*(watch() for _ in range(100))))
+        after = _rss_mb(server.process.pid)
+        assert first == ["OK"] * 16
+        assert rest == {"RESOURCE_EXHAUSTED": 1484}
+        assert after - before < 10, (before, after)  # on main, all accepted: +80 MB
+        open_streams.pop().cancel()
+        await asyncio.sleep(0.5)  # the server sees the cancel
+        assert await watch() == "OK"  # a closed stream frees its place
+        for call in open_streams:
+            call.cancel()
+
+
+async def test_a_client_that_never_reads_its_watch_is_cut_off_with_a_resumable_status(start_server):
+    server = start_server()
+    async with channel(server.address) as chan:
+        players = [await Player.guest(chan, f"p{n}") for n in range(4)]
+        table_id = (await players[0].create_table("daqi")).table_id
+        # A client that never reads: it keeps no more than 1 KiB of a stream unread, so the
+        # server's writes wait once that is sent.
+        async with grpc.aio.insecure_channel(server.address, options=[
+                ("grpc.http2.lookahead_bytes", 1024), ("grpc.http2.bdp_probe", 0)]) as slow:
+            call = game_pb2_grpc.GameStub(slow).Watch(game_pb2.WatchRequest(table_id=table_id),
+                                                      metadata=players[0].metadata)
+            await call.initial_metadata()
+
+            async def come_and_go(player: Player) -> None:
+                for _ in range(250):  # 1,500 commands, each an update: past the queue's bound
+                    await player.join(table_id)
+                    await player.game.Leave(game_pb2.TableRequest(table_id=table_id, request_id=os.urandom(8).hex()),
+                                            metadata=player.metadata)
+
+            await asyncio.gather(*(come_and_go(p) for p in players[1:]))
+            for _ in range(300):  # the cut-off comes 10 s after the queue overflowed
+                if "watch_fell_behind" in server.log() and call.done():
+                    break
+                await asyncio.sleep(0.1)
+            got = 0
+            with pytest.raises(grpc.aio.AioRpcError) as err:
+                async for _ in call:
+                    got += 1
+        assert err.value.code() == C.UNAVAILABLE  # the client resumes from its last version
+        assert "call again to resume" in err.value.details() or "from_version=" in err.value.details()
+        assert got < 1500
+        # The server let go of it: the table goes on, and the stream's place is free again.
+        update = await anext(aiter(players[0].watch(table_id, from_version=0)))
+        assert update.version > 0
