@@ -110,7 +110,9 @@ class WatchQueue(asyncio.Queue[T | _Overrun]):
 
     def __init__(self) -> None:
         super().__init__(WATCH_QUEUE_LIMIT + 1)  # + 1: room for OVERRUN, however full
-        self.reader = asyncio.current_task()  # the watcher's stream, to cut off if it never reads
+        self.reader: asyncio.Task[Any] | None = None  # the watcher's stream, cut off if it never reads
+        with contextlib.suppress(RuntimeError):  # made outside a loop: nothing to cut off
+            self.reader = asyncio.current_task()
         self.overran = False
 
     def offer(self, item: T) -> None:
