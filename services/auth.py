@@ -115,7 +115,6 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
         _current.set(identity)
         return handler
 
-
     def _decoding(self, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
         """`handler`, its request deserializer answering status.Undecodable rather than raising
         (made once per method: each method has one handler)."""

@@ -4,6 +4,7 @@ clock and feed."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from dataclasses import replace
 from typing import Any
 
@@ -26,7 +27,7 @@ from services.game.clock import BETWEEN_HANDS_MS, LOOK_ANYWAY_MS, Deadlines
 from services.game.feed import MOVED, OVERRUN, WATCH_QUEUE_LIMIT, Batch, LocalFeed, encode_payload
 from services.game.leases import NotHolder
 from services.game.pipeline import VersionConflict
-from services.game.repository import TableNotFound, TableRepository
+from services.game.repository import TableNotFound, TableRepository, requested_table_id
 from tests.unit.services.game.conftest import DAQI, FAST_DAQI, other_node, seated
 
 SIT = 2  # a Sit records the player seated and their buy-in
@@ -473,3 +474,15 @@ async def test_the_seats_of_a_table_that_start_watching_together_read_its_histor
     assert len({repr(h) for h in hidden}) == len(DAQI)  # each seat its own redaction of the deal
     for s in streams:
         await s.aclose()
+
+
+# -- table ids ------------------------------------------------------------------------------------
+
+
+def test_a_requested_table_id_is_the_same_for_a_retry_and_unguessable_without_the_key():
+    ours = requested_table_id("k" * 32, "ann", "r1")
+    assert ours == requested_table_id("k" * 32, "ann", "r1")  # a retry finds its table
+    assert ours != requested_table_id("k" * 32, "ann", "r2") != requested_table_id("k" * 32, "bob", "r1")
+    assert ours != requested_table_id("another-key" * 3, "ann", "r1")
+    assert ours != "table-" + hashlib.sha256(b"ann:r1").hexdigest()[:16]  # the old, keyless rule
+    assert ours.startswith("table-") and len(ours) == len("table-") + 16
