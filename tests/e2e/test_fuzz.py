@@ -20,6 +20,7 @@ import importlib
 import json
 import os
 import pkgutil
+import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -377,6 +378,38 @@ def test_the_fuzzer_finds_every_rpc_of_every_service():
     assert {"qipai.v1.Auth.GuestLogin", "qipai.v1.Game.Act", "qipai.v1.Game.Watch",
             "qipai.v1.Admin.Replay", "qipai.v1.Matchmaking.CreateRoom", "qipai.v1.Matchmaking.WatchRoom",
             "qipai.v1.Ledger.GetBalance", "qipai.v1.Ledger.Grant"} <= names
+
+
+def test_a_stream_that_never_answers_is_a_hang_and_one_that_accepts_and_follows_is_not():
+    """The "…or hangs" check can fail for a streaming RPC: a Watch that neither answers (no
+    initial metadata, no message) nor ends within the window is DEADLINE_EXCEEDED."""
+    from concurrent import futures
+
+    watch = next(m for m in METHODS if m.full_name == "qipai.v1.Game.Watch")
+    request_type = message_factory.GetMessageClass(watch.input_type)
+
+    def silent(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+        while context.is_active():  # says nothing until the client gives up
+            time.sleep(0.05)
+        yield from ()
+
+    def following(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+        context.send_initial_metadata(())  # accepted; news would follow
+        while context.is_active():
+            time.sleep(0.05)
+        yield from ()
+
+    for behaviour, expected in ((silent, grpc.StatusCode.DEADLINE_EXCEEDED), (following, grpc.StatusCode.OK)):
+        server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
+        handler = grpc.unary_stream_rpc_method_handler(behaviour, request_deserializer=request_type.FromString)
+        server.add_generic_rpc_handlers([grpc.method_handlers_generic_handler("qipai.v1.Game", {"Watch": handler})])
+        port = server.add_insecure_port("127.0.0.1:0")
+        server.start()
+        try:
+            with grpc.insecure_channel(f"127.0.0.1:{port}") as chan:
+                assert _call(chan, watch, request_type(), None) == expected, behaviour.__name__
+        finally:
+            server.stop(0)
 
 
 @pytest.mark.parametrize("method", METHODS, ids=[m.full_name for m in METHODS])
