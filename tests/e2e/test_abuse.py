@@ -318,6 +318,11 @@ async def test_the_limits_hold_under_60_concurrent_calls_from_one_player_or_addr
         tables = await asyncio.gather(*(ann.create_table("koudian") for _ in range(60)),
                                       return_exceptions=True)
         assert _codes(tables) == {"OK": 20, "RESOURCE_EXHAUSTED": 40}  # QIPAI_OPEN_TABLES_PER_PLAYER
+        bob = await Player.guest(chan, "bob")
+        made = await asyncio.gather(*(rooms.CreateRoom(matchmaking_pb2.CreateRoomRequest(ruleset="koudian"),
+                                                       metadata=bob.metadata) for _ in range(60)),
+                                    return_exceptions=True)
+        assert _codes(made) == {"OK": 10, "RESOURCE_EXHAUSTED": 50}  # QIPAI_ROOM_CREATES_PER_MINUTE
         balances = await asyncio.gather(*(ledger.GetBalance(ledger_pb2.GetBalanceRequest(),
                                                             metadata=ann.metadata) for _ in range(60)),
                                         return_exceptions=True)
@@ -328,8 +333,8 @@ async def test_the_limits_hold_under_60_concurrent_calls_from_one_player_or_addr
         assert _codes(joins) == {"NOT_FOUND": 20, "RESOURCE_EXHAUSTED": 40}
         # WatchRoom is a code lookup like a join: by 60 players of one address, at most the
         # address's budget (50, 20 spent by the joins above) is answered.
-        players = await asyncio.gather(*(Player.guest(chan, f"p{n}") for n in range(23)))
-        watches = await asyncio.gather(*(_first_room(rooms, players[n % 23]) for n in range(60)),
+        players = await asyncio.gather(*(Player.guest(chan, f"p{n}") for n in range(22)))
+        watches = await asyncio.gather(*(_first_room(rooms, players[n % 22]) for n in range(60)),
                                        return_exceptions=True)
         assert _codes(watches) == {"NOT_FOUND": 30, "RESOURCE_EXHAUSTED": 30}
         logins = await asyncio.gather(*(Player.guest(chan, "g") for _ in range(60)), return_exceptions=True)
