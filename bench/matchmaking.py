@@ -82,12 +82,18 @@ class FakeGame:
     def __init__(self) -> None:
         self.sits: Counter[tuple[str, str]] = Counter()
 
+    def table_id(self, match_id: str) -> str:
+        return match_table_id("", match_id)
+
     async def create_table(self, match_id: str, ruleset: str, options: dict[str, Any]) -> str:
-        return match_table_id(match_id)
+        return self.table_id(match_id)
 
     async def sit(self, table_id: str, player_id: str, seat: int, request_id: str, *,
                   bot: bool = False) -> None:
         self.sits[(table_id, player_id)] += 1
+
+    async def ready(self, table_id: str, player_id: str, request_id: str) -> None:
+        pass
 
     async def leave(self, table_id: str, player_id: str, request_id: str) -> None:
         pass

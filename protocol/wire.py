@@ -14,7 +14,7 @@ import typing
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from google.protobuf import json_format, message_factory
+from google.protobuf import message_factory
 from google.protobuf.descriptor import FieldDescriptor
 
 from engine.core.messages import (
@@ -394,10 +394,63 @@ def _unshape(data: Any, descriptor: Any) -> Any:
     return out
 
 
-def options_from_struct(struct: Any) -> dict[str, Any]:
-    """Ruleset option overrides from a protobuf Struct (whose numbers are all doubles)."""
-    data = json_format.MessageToDict(struct)
-    return {k: int(v) if isinstance(v, float) and v.is_integer() else v for k, v in data.items()}
+# What an options Struct may hold (docs/operations.md "Abuse limits"): every ruleset's options
+# are a flat map of scalars and short lists, so these bounds are far above any real request and
+# far below what would cost the server (recursion, huge integers, megabytes stored per table).
+MAX_OPTIONS_DEPTH = 4  # the Struct itself is level 1; a list of lists inside it is level 3
+MAX_OPTIONS_ENTRIES = 64  # keys of one Struct, items of one list
+MAX_OPTION_KEY = 64
+MAX_OPTION_STRING = 256
+MAX_OPTION_NUMBER = 2.0**53  # beyond it a double no longer holds every integer exactly
+
+
+def options_from_struct(struct: Any, field: str = "options") -> dict[str, Any]:
+    """Ruleset option overrides from a protobuf Struct (whose numbers are all doubles; those
+    that are whole become ints). BadRequest, naming the offending path under `field`, for a
+    NaN or infinite or oversize number, nesting deeper than MAX_OPTIONS_DEPTH, or too many or
+    too long entries."""
+    return _struct_value(struct, field, 1)
+
+
+def _struct_value(struct: Any, path: str, depth: int) -> dict[str, Any]:
+    if depth > MAX_OPTIONS_DEPTH:
+        raise BadRequest(f"{path}: nested deeper than {MAX_OPTIONS_DEPTH} levels")
+    if len(struct.fields) > MAX_OPTIONS_ENTRIES:
+        raise BadRequest(f"{path}: more than {MAX_OPTIONS_ENTRIES} entries")
+    out: dict[str, Any] = {}
+    for key in sorted(struct.fields):
+        if len(key) > MAX_OPTION_KEY:
+            raise BadRequest(f"{path}: a key longer than {MAX_OPTION_KEY} characters ({key[:20]!r}…)")
+        out[key] = _plain(struct.fields[key], f"{path}.{key}", depth)
+    return out
+
+
+def _plain(value: Any, path: str, depth: int) -> Any:
+    """A google.protobuf.Value as plain Python, within the bounds above."""
+    kind = value.WhichOneof("kind")
+    if kind == "number_value":
+        number = value.number_value
+        if number != number or abs(number) == float("inf"):
+            raise BadRequest(f"{path}: {number} is not a finite number")
+        if abs(number) > MAX_OPTION_NUMBER:
+            raise BadRequest(f"{path}: {number:g} is beyond ±2^53")
+        return int(number) if number.is_integer() else number
+    if kind == "string_value":
+        if len(value.string_value) > MAX_OPTION_STRING:
+            raise BadRequest(f"{path}: a string longer than {MAX_OPTION_STRING} characters")
+        return value.string_value
+    if kind == "bool_value":
+        return value.bool_value
+    if kind == "struct_value":
+        return _struct_value(value.struct_value, path, depth + 1)
+    if kind == "list_value":
+        if depth + 1 > MAX_OPTIONS_DEPTH:
+            raise BadRequest(f"{path}: nested deeper than {MAX_OPTIONS_DEPTH} levels")
+        items = value.list_value.values
+        if len(items) > MAX_OPTIONS_ENTRIES:
+            raise BadRequest(f"{path}: more than {MAX_OPTIONS_ENTRIES} entries")
+        return [_plain(item, f"{path}[{n}]", depth + 1) for n, item in enumerate(items)]
+    return None  # null_value, or no kind set: JSON null, as MessageToDict reads it
 
 
 # A hidden entry in a list of scalars (a face-down discard) travels as the type's empty value.

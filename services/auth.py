@@ -21,6 +21,7 @@ from protocol.tokens import (
     issue,
     verify,
 )
+from services.status import decoding
 
 __all__ = ["ADMIN", "PLAYER", "TOKEN_TTL_S", "AuthInterceptor", "Identity", "InvalidName", "InvalidToken",
            "current", "guest_name", "issue", "verify"]
@@ -80,6 +81,7 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
         # token -> (identity, expiry): a player's every call carries the same token, so its
         # signature is checked once, not per call.
         self._known: OrderedDict[str, tuple[Identity, float]] = OrderedDict()
+        self._decoders: dict[int, tuple[grpc.RpcMethodHandler, grpc.RpcMethodHandler]] = {}
 
     def identify(self, token: str) -> Identity:
         """The identity `token` carries (verified once, then remembered until it expires)."""
@@ -94,7 +96,10 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
 
     async def intercept_service(self, continuation: Callable[..., Any], details: grpc.HandlerCallDetails) -> Any:
         handler = await continuation(details)
-        if handler is None or details.method.startswith(PUBLIC_PREFIXES):
+        if handler is None:
+            return handler
+        handler = self._decoding(handler)
+        if details.method.startswith(PUBLIC_PREFIXES):
             return handler
         token = _bearer(details.invocation_metadata)
         try:
@@ -109,6 +114,17 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
         # stream a generator step per message.
         _current.set(identity)
         return handler
+
+    def _decoding(self, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
+        """`handler`, its request deserializer answering status.Undecodable rather than raising
+        (made once per method: each method has one handler)."""
+        known = self._decoders.get(id(handler))
+        if known is None or known[0] is not handler:
+            if handler.request_deserializer is None:
+                return handler
+            wrapped = handler._replace(request_deserializer=decoding(handler.request_deserializer))
+            known = self._decoders[id(handler)] = (handler, wrapped)
+        return known[1]
 
 
 def _reject(handler: grpc.RpcMethodHandler, message: str) -> grpc.RpcMethodHandler:

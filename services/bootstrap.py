@@ -12,6 +12,7 @@ from pathlib import Path
 import grpc
 
 from engine.table import Close, Timeout
+from services.client_address import ClientAddress
 from services.config import Settings
 from services.eventstore import EventStore
 from services.game.clock import Clock, Deadlines
@@ -32,9 +33,10 @@ from services.live.base import LiveState, wall_clock_ms
 
 def table_service(store: EventStore, live: LiveState, *, node_id: str = "", address: str = "",
                   clock_ms: Callable[[], int] = wall_clock_ms, buy_ins: BuyIns | None = None,
-                  abandon_after_ms: int = 0) -> TableService:
+                  abandon_after_ms: int = 0, id_key: str = "") -> TableService:
     """The table service of one node, its units wired together (see services/game/tables.py);
-    `abandon_after_ms` closes tables nobody acted at for that long (0: never)."""
+    `abandon_after_ms` closes tables nobody acted at for that long (0: never); `id_key` (the
+    token key) keys the ids of tables made by request."""
     node_id = node_id or uuid.uuid4().hex[:8]
     repository = TableRepository(store)
     deadlines = Deadlines(live, clock_ms, repository.last_human_ms.get, abandon_after_ms)
@@ -50,7 +52,7 @@ def table_service(store: EventStore, live: LiveState, *, node_id: str = "", addr
     clock = Clock(live, deadlines, node_id, repository.last_event_ms.get, fire, repository.cached)
     watcher = Watcher(repository, live, local, ownership.subscribe, ownership.serving, deadlines.learn)
     return TableService(store, live, node_id, repository, pipeline, ownership, deadlines, clock,
-                        watcher)
+                        watcher, id_key)
 
 
 @dataclass
@@ -112,7 +114,8 @@ async def open_backends(settings: Settings) -> Backends:
     register_status_details()
     buy_ins = BuyIns(LedgerService(ledger, MemoryLeaderboards(), ledger_settings()))
     tables = table_service(store, live, node_id=settings.node_id, address=settings.advertised_addr,
-                           buy_ins=buy_ins, abandon_after_ms=settings.abandon_after_s * 1000)
+                           buy_ins=buy_ins, abandon_after_ms=settings.abandon_after_s * 1000,
+                           id_key=settings.token_secret)
     return Backends(store, live, tables, ledger)
 
 
@@ -125,4 +128,5 @@ def register_services(
         from services.game.servicer import register
 
         register(server, backends.tables, settings.token_secret,
-                 settings.guest_logins_per_minute, settings.open_tables_per_player)
+                 settings.guest_logins_per_minute, settings.open_tables_per_player,
+                 ClientAddress.trusting(settings.trusted_proxies), settings.watch_streams_per_player)

@@ -44,6 +44,16 @@ class Settings(BaseSettings):
     open_tables_per_player: int = Field(
         20, ge=1, description="unfinished tables one player may have created at once"
     )
+    watch_streams_per_player: int = Field(
+        16, ge=1, description="Watch streams one player may have open at once on one node"
+    )
+    ledger_calls_per_minute: int = Field(
+        600, ge=1, description="Ledger calls per minute from one player (operators: no limit)"
+    )
+    trusted_proxies: str = Field(
+        "", description="addresses or CIDR blocks (comma-separated) of the proxies whose "
+        "x-forwarded-for names the client for per-address limits; empty: none, the TCP peer counts",
+    )
     advertise_addr: str = Field(
         "", description="host:port other game nodes use to reach this one; QIPAI_GRPC_ADDR if empty"
     )
@@ -104,6 +114,14 @@ class Settings(BaseSettings):
     @classmethod
     def _node_addr(cls, v: str) -> str:
         return v and _host_port(v, "QIPAI_NODE_ADDR")
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _trusted_proxies(cls, v: str) -> str:
+        from services.client_address import trusted_networks
+
+        trusted_networks(v)  # a ValueError here names the entry
+        return v
 
     @field_validator("log_level")
     @classmethod

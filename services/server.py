@@ -49,9 +49,10 @@ async def start(settings: Settings, services: Sequence[str]) -> Running:
         key = signing_key(settings.token_secret)
     except OSError as exc:
         raise StartupError(f"cannot read or create the token key: {exc}") from None
-    problem = exposure_problem(settings.grpc_addr, key)
-    if problem:
-        raise StartupError(problem)
+    for address in listening(settings):
+        problem = exposure_problem(address, key)
+        if problem:
+            raise StartupError(problem)
     settings = settings.model_copy(update={"token_secret": key})
     # A worker of `--workers` shares its port with its siblings (QIPAI_NODE_ADDR marks one); any
     # other server must have the port alone, or two processes would serve one database and fence
@@ -121,6 +122,19 @@ async def start(settings: Settings, services: Sequence[str]) -> Running:
     return Running(server, health_servicer, port, [*resources, backends])
 
 
+def listening(settings: Settings) -> list[str]:
+    """Every host:port the process listens on: a weak key is refused if any is beyond loopback."""
+    addresses = [settings.grpc_addr, *([settings.node_addr] if settings.node_addr else [])]
+    if settings.metrics_port:
+        addresses.append(f"{metrics_host(settings)}:{settings.metrics_port}")
+    return addresses
+
+
+def metrics_host(settings: Settings) -> str:
+    """The metrics endpoint listens on the host of QIPAI_GRPC_ADDR."""
+    return settings.grpc_addr.rpartition(":")[0]
+
+
 async def stop(running: Running, grace: float = 5.0) -> None:
     """Stop answering health checks, finish in-flight calls within `grace` seconds, close backends."""
     await running.health.enter_graceful_shutdown()
@@ -139,7 +153,7 @@ async def serve(settings: Settings, services: Sequence[str]) -> int:
     except StartupError as exc:
         print(f"qipai: {exc}", file=sys.stderr)
         return 2
-    host = settings.grpc_addr.rpartition(":")[0]
+    host = metrics_host(settings)
     start_metrics(host, settings.metrics_port)
     address = f"{host}:{running.port}"
     log.info("serving", address=address, services=list(services), database=_safe(settings.database_url),

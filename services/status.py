@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 from collections.abc import AsyncIterator, Awaitable, Callable
 from random import getrandbits as _random_bits
@@ -9,11 +10,13 @@ from typing import Any, TypeVar, cast
 
 import grpc
 from google.protobuf import any_pb2
+from google.protobuf.message import DecodeError
 from google.rpc import code_pb2, status_pb2
 from grpc_status import rpc_status
 from structlog.contextvars import bind_contextvars
 
 from engine.core.errors import RuleViolation
+from protocol.wire import BadRequest
 from qipai.v1 import common_pb2
 from services.errors import (
     AlreadyExists,
@@ -143,6 +146,32 @@ T = TypeVar("T")
 # save what it overwrites, on every call).
 
 
+CUT_OFF = "qipai: stream cut off"
+"""The message a stream's task is cancelled with when its client reads nothing (feed.py)."""
+
+
+class Undecodable:
+    """A request whose bytes did not parse (nested deeper than protobuf decodes: an options
+    Struct ~30 levels deep): the handler answers INVALID_ARGUMENT instead of grpc's UNKNOWN."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+    def refuse(self) -> BadRequest:
+        return BadRequest(short(f"the request cannot be decoded: {self.message}"))
+
+
+def decoding(deserialize: Callable[[bytes], Any]) -> Callable[[bytes], Any]:
+    """`deserialize`, answering an Undecodable rather than raising."""
+    def decode(data: bytes) -> Any:
+        try:
+            return deserialize(data)
+        except DecodeError as exc:
+            return Undecodable(str(exc))
+
+    return decode
+
+
 def unary(fn: Callable[[S, R, Any], Awaitable[T]]) -> Callable[[S, R, Any], Awaitable[T]]:
     """Map a unary handler's domain errors to status codes."""
     rpc = fn.__name__
@@ -151,6 +180,8 @@ def unary(fn: Callable[[S, R, Any], Awaitable[T]]) -> Callable[[S, R, Any], Awai
     async def wrapper(self: S, request: R, context: Any) -> T:
         bind_contextvars(rpc=rpc, **request_context(self, request, context))
         try:
+            if isinstance(request, Undecodable):
+                raise request.refuse()
             return await fn(self, request, context)
         except (grpc.aio.AbortError, KeyboardInterrupt):
             raise
@@ -175,11 +206,20 @@ def streaming(fn: Callable[[S, R, Any], AsyncIterator[T]]) -> Callable[[S, R, An
     async def wrapper(self: S, request: R, context: Any) -> None:
         bind_contextvars(rpc=rpc, **request_context(self, request, context))
         try:
+            if isinstance(request, Undecodable):
+                raise request.refuse()
             write = context.write
             async for item in fn(self, request, context):
                 await write(item)
         except (grpc.aio.AbortError, KeyboardInterrupt):
             raise
+        except asyncio.CancelledError as exc:
+            if exc.args != (CUT_OFF,):
+                raise
+            # A client that reads nothing: its stream ends (the status is for a client that
+            # reads again some time; one that never does is gone all the same).
+            await context.abort(grpc.StatusCode.UNAVAILABLE, "this stream was cut off: its client "
+                                "read nothing for too long; call again to resume")
         except Exception as exc:
             await _abort(context, exc)
             raise

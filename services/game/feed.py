@@ -8,16 +8,18 @@ import contextlib
 import json
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from engine import table as tables
 from engine.core.messages import decode
 from engine.table import Table
 from services import json_text
+from services.errors import Unavailable
 from services.eventstore import NewEvent
 from services.game.repository import TableNotFound, TableRepository
 from services.live.base import LiveState, LiveStateUnavailable
 from services.observability import log
+from services.status import CUT_OFF
 
 _compact = json_text.encoder(compact=True, allow_nan=True)
 
@@ -73,14 +75,66 @@ class Batch:
 HISTORY_REUSE_S = 5.0  # how long a stretch of history read for one watcher serves others
 MOVED = None  # told to local watchers when this node stops serving their table
 
+# A watcher whose client does not read (its stream's flow-control window is full, so its writes
+# wait) stops taking from its queue while the table goes on. So a queue holds at most this many
+# batches (each holds a whole table) or fan-out messages: past it the queue is emptied at once,
+# its memory returned, and the stream ends with FellBehind (UNAVAILABLE: the client watches
+# again from the last version it got, as after any cut stream). A client that does not even
+# take that status within CUT_OFF_S is cut off (its call cancelled). docs/operations.md.
+WATCH_QUEUE_LIMIT = 1_000
+CUT_OFF_S = 10.0
+
+
+class FellBehind(Unavailable):
+    """The watcher fell WATCH_QUEUE_LIMIT updates behind its table: watch again from the last
+    version received."""
+
 
 class _Tick:
     """A local watcher's own reminder, after `poll_s`, to check that this node still serves
     its table: one timer per quiet spell, not one per batch awaited."""
 
 
+class _Overrun:
+    """Put in a watcher's queue, alone, in place of all it held when it overflowed."""
+
+
 TICK = _Tick()
-Queue = asyncio.Queue[Batch | _Tick | None]
+OVERRUN = _Overrun()
+T = TypeVar("T")
+
+
+class WatchQueue(asyncio.Queue[T | _Overrun]):
+    """One watcher's queue, bounded (WATCH_QUEUE_LIMIT): `offer` never blocks the table's
+    writer, and on overflow gives the watcher OVERRUN alone (FellBehind)."""
+
+    def __init__(self) -> None:
+        super().__init__(WATCH_QUEUE_LIMIT + 1)  # + 1: room for OVERRUN, however full
+        self.reader: asyncio.Task[Any] | None = None  # the watcher's stream, cut off if it never reads
+        with contextlib.suppress(RuntimeError):  # made outside a loop: nothing to cut off
+            self.reader = asyncio.current_task()
+        self.overran = False
+
+    def offer(self, item: T) -> None:
+        """Queue `item`, unless this queue overflowed (then it is dropped: the watcher goes)."""
+        if self.overran:
+            return
+        if self.qsize() < WATCH_QUEUE_LIMIT:
+            self.put_nowait(item)
+            return
+        self.overran = True
+        while not self.empty():
+            self.get_nowait()  # the batches go now, not when the stream ends
+        self.put_nowait(OVERRUN)
+        log.info("watch_fell_behind", queued=WATCH_QUEUE_LIMIT)
+        asyncio.get_running_loop().call_later(CUT_OFF_S, self._cut_off)
+
+    def _cut_off(self) -> None:
+        if not self.empty() and self.reader is not None:  # OVERRUN never taken: not reading
+            self.reader.cancel(CUT_OFF)
+
+
+Queue = WatchQueue[Batch | _Tick | None]
 
 
 class LocalFeed:
@@ -91,7 +145,7 @@ class LocalFeed:
         self._queues: dict[str, set[Queue]] = {}
 
     def subscribe(self, table_id: str) -> Queue:
-        queue: Queue = asyncio.Queue()
+        queue: Queue = WatchQueue()
         self._queues.setdefault(table_id, set()).add(queue)
         return queue
 
@@ -104,7 +158,7 @@ class LocalFeed:
 
     def publish(self, table_id: str, batch: Batch | None) -> None:
         for queue in self._queues.get(table_id, ()):
-            queue.put_nowait(batch)
+            queue.offer(batch)
 
     def moved(self, table_id: str) -> None:
         """This node stopped serving `table_id`: its local watchers go to the fan-out."""
@@ -190,18 +244,20 @@ class Watcher:
             last = table.version
         loop = asyncio.get_running_loop()
         heard = loop.time()
-        timer = loop.call_later(poll_s, queue.put_nowait, TICK)
-        stash: list[Batch | None] = []  # taken from the queue, told on its own next
+        timer = loop.call_later(poll_s, queue.offer, TICK)
+        stash: list[Batch | _Overrun | None] = []  # taken from the queue, told on its own next
         try:
             while True:
                 batch = stash.pop() if stash else await queue.get()
+                if isinstance(batch, _Overrun):
+                    raise FellBehind(f"this stream fell {WATCH_QUEUE_LIMIT} updates behind")
                 if isinstance(batch, _Tick):
                     quiet = loop.time() - heard
                     if quiet >= poll_s:
                         if not self._serving(table_id):
                             return
                         heard, quiet = loop.time(), 0.0
-                    timer = loop.call_later(poll_s - quiet, queue.put_nowait, TICK)
+                    timer = loop.call_later(poll_s - quiet, queue.offer, TICK)
                     continue
                 heard = loop.time()
                 if batch is MOVED:
@@ -217,9 +273,10 @@ class Watcher:
                 while not queue.empty():
                     more = queue.get_nowait()
                     if isinstance(more, _Tick):
-                        timer = loop.call_later(poll_s, queue.put_nowait, TICK)
+                        timer = loop.call_later(poll_s, queue.offer, TICK)
                         continue
-                    if more is MOVED or more.apart or more.table.status is not batch.table.status:
+                    if (more is MOVED or isinstance(more, _Overrun) or more.apart
+                            or more.table.status is not batch.table.status):
                         stash.append(more)
                         break
                     events += more.events
@@ -238,7 +295,7 @@ class Watcher:
             raise TableNotFound(f"no table {table_id!r}")
         if table.version > last:
             yield await self._backfill(table, seat, last)
-        queue: asyncio.Queue[tuple[int, bytes]] = asyncio.Queue()
+        queue: WatchQueue[tuple[int, bytes]] = WatchQueue()
 
         def folded() -> int:
             return table.version
@@ -252,6 +309,8 @@ class Watcher:
                     items = []
                 while not queue.empty():
                     items.append(queue.get_nowait())
+                if any(isinstance(item, _Overrun) for item in items):
+                    raise FellBehind(f"this stream fell {WATCH_QUEUE_LIMIT} updates behind")
                 events: list[tuple[int, Any]] = []
                 due: int | None = None  # the writer's deadline for the table folded so far
                 for version, payload in items:
@@ -276,7 +335,7 @@ class Watcher:
             pumping.cancel()
 
     async def _pump(self, table_id: str, folded: Callable[[], int],
-                    queue: asyncio.Queue[tuple[int, bytes]]) -> None:
+                    queue: WatchQueue[tuple[int, bytes]]) -> None:
         # A lost fan-out (Redis restarted or flushed) costs latency until the pump
         # resubscribes (after the version folded so far), never events: the store fills
         # whatever it missed.
@@ -285,7 +344,9 @@ class Watcher:
             try:
                 async for published in self.live.listen(table_id, folded()):
                     lost = False
-                    queue.put_nowait(published)
+                    queue.offer(published)
+                    if queue.overran:
+                        return
             except LiveStateUnavailable as exc:
                 if not lost:  # once per outage, not per retry
                     log.warning("fanout_lost", table_id=table_id, error=str(exc))

@@ -3,6 +3,8 @@ writes, the fenced append, and snapshots at hand boundaries."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import uuid
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -25,6 +27,15 @@ class TableNotFound(NotFound):
 
 def new_table_id() -> str:
     return STREAM_PREFIX + uuid.uuid4().hex[:16]
+
+
+def requested_table_id(key: str, creator: str, request_id: str) -> str:
+    """The table a create with `request_id` by `creator` makes: the same for a retry, so the
+    retry finds it, and keyed with the server's secret (its token key), so nobody can name, and
+    so claim or probe, the table another player's or the matchmaker's next request will make.
+    The one rule for table ids from requests: the game's servicers and the matchmaker call it."""
+    digest = hmac.new(key.encode(), f"{creator}:{request_id}".encode(), hashlib.sha256)
+    return STREAM_PREFIX + digest.hexdigest()[:16]
 
 
 class TableStore(Protocol):

@@ -4,10 +4,10 @@ table service does the work."""
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import typing
 import uuid
+from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -31,17 +31,27 @@ from qipai.v1 import (
     views_pb2,
 )
 from services import auth, json_text
+from services.client_address import ClientAddress
 from services.errors import Forbidden, TooManyRequests
 from services.game import resume
+from services.game.feed import FellBehind
 from services.game.forwarding import Forwarder
-from services.game.tables import STREAM_PREFIX, TableNotFound, TableService
+from services.game.tables import (
+    STREAM_PREFIX,
+    TableNotFound,
+    TableService,
+    new_table_id,
+    requested_table_id,
+)
 from services.game.verify import verify
+from services.live.base import Claim
 from services.ratelimit import RateLimiter
 from services.status import streaming, unary
 
 RATE_LIMIT = 200  # requests per player per second: a fast bot (a view per event, 0 ms deals) stays below
 GUEST_LOGINS_PER_MINUTE = 60  # per client address (QIPAI_GUEST_LOGINS_PER_MINUTE)
 OPEN_TABLES_PER_PLAYER = 20  # unfinished tables one player may have created (QIPAI_OPEN_TABLES_PER_PLAYER)
+WATCH_STREAMS_PER_PLAYER = 16  # a player's tabs and devices, each watching a table or two (QIPAI_WATCH_STREAMS_PER_PLAYER)
 MAX_ID_LENGTH = 128
 MAX_LEGAL_ACTIONS = 500
 
@@ -50,6 +60,12 @@ def _request_id(me: auth.Identity, request_id: str) -> str | None:
     if len(request_id) > MAX_ID_LENGTH or not request_id.isprintable():
         raise wire.BadRequest(f"request and action ids are at most {MAX_ID_LENGTH} printable characters")
     return f"{me.player_id}:{request_id}" if request_id else None
+
+
+def _new_table_id(tables: TableService, me: auth.Identity, request_id: str) -> str:
+    """The id of the table a create makes: the same for the same request id (a retry finds its
+    table), else a fresh one."""
+    return requested_table_id(tables.id_key, me.player_id, request_id) if request_id else new_table_id()
 
 
 def _table_id(table_id: str) -> str:
@@ -80,6 +96,10 @@ def _check_new_table(ruleset: str, options: dict[str, Any], deal_json: str | Non
         deal = json.loads(deal_json)
     except json.JSONDecodeError as exc:
         raise wire.BadRequest(f"deal_json is not valid JSON: {exc}") from None
+    except RecursionError:  # thousands of levels deep
+        raise wire.BadRequest(f"deal_json: nested deeper than {MAX_DEAL_DEPTH} levels") from None
+    if _depth(deal) > MAX_DEAL_DEPTH:
+        raise wire.BadRequest(f"deal_json: nested deeper than {MAX_DEAL_DEPTH} levels")
     if not isinstance(deal, dict):
         raise wire.BadRequest(f"deal_json must be a JSON object (the {ruleset} deal format of "
                               f"docs/scenarios/{ruleset}.md), not a JSON {type(deal).__name__}")
@@ -89,10 +109,18 @@ def _check_new_table(ruleset: str, options: dict[str, Any], deal_json: str | Non
         raise wire.BadRequest(f"deal_json: {exc}") from None
 
 
-def _peer_host(context: Any) -> str:
-    """The caller's address without its port (`ipv4:1.2.3.4:5678` -> `ipv4:1.2.3.4`)."""
-    peer = str(context.peer() or "unknown")
-    return peer.rpartition(":")[0] if peer.count(":") > 1 else peer
+MAX_DEAL_DEPTH = 8  # a deal is a map of hands and walls: three levels; the rest is abuse
+
+
+def _depth(value: Any) -> int:
+    """How deeply `value` (parsed JSON) nests, without recursing."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        item, level = todo.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, level)
+            todo.extend((child, level + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
 
 
 def _response(table: Table, me: auth.Identity, duplicate: bool = False) -> game_pb2.TableResponse:
@@ -134,14 +162,16 @@ class _Limited:
 
 class AuthServicer(auth_pb2_grpc.AuthServicer):
     def __init__(self, secret: str, tables: TableService,
-                 logins_per_minute: int = GUEST_LOGINS_PER_MINUTE) -> None:
+                 logins_per_minute: int = GUEST_LOGINS_PER_MINUTE,
+                 client_address: ClientAddress | None = None) -> None:
         self.secret, self.tables, self.logins_per_minute = secret, tables, logins_per_minute
+        self.client_address = client_address or ClientAddress()
 
     @unary
     async def GuestLogin(self, request: auth_pb2.GuestLoginRequest, context: Any) -> auth_pb2.LoginResponse:
         # Shared by every node (live state): a guest costs nothing to make, so one address
         # could otherwise mint players (and their tables) without end.
-        if not await self.tables.live.allow(f"guest-login:{_peer_host(context)}",
+        if not await self.tables.live.allow(f"guest-login:{self.client_address.of(context)}",
                                             self.logins_per_minute, 60_000):
             raise TooManyRequests(f"at most {self.logins_per_minute} guest logins per minute "
                                   f"from one address: wait a minute")
@@ -156,9 +186,12 @@ class AuthServicer(auth_pb2_grpc.AuthServicer):
 
 class GameServicer(_Limited, game_pb2_grpc.GameServicer):
     def __init__(self, tables: TableService, limiter: RateLimiter,
-                 open_tables_per_player: int = OPEN_TABLES_PER_PLAYER) -> None:
+                 open_tables_per_player: int = OPEN_TABLES_PER_PLAYER,
+                 watch_streams_per_player: int = WATCH_STREAMS_PER_PLAYER) -> None:
         super().__init__(tables, limiter)
         self.open_tables_per_player = open_tables_per_player
+        self.watch_streams_per_player = watch_streams_per_player
+        self._watching: Counter[str] = Counter()  # open Watch streams per player, on this node
 
     @unary
     async def CreateTable(self, request: game_pb2.CreateTableRequest, context: Any) -> game_pb2.TableResponse:
@@ -166,38 +199,39 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
         options = wire.options_from_struct(request.options) if request.HasField("options") else {}
         _check_new_table(request.ruleset, options)
         command_id = _request_id(me, request.request_id)
-        table_id = None
-        if command_id:  # the same request id names the same table, so a retry finds it
-            table_id = STREAM_PREFIX + hashlib.sha256(command_id.encode()).hexdigest()[:16]
+        table_id = _new_table_id(self.tables, me, request.request_id)
         # Operators (the matchmaker) create tables for others: no per-player limit.
-        if not me.is_admin and (table_id is None or self.tables.repository.cached(table_id) is None):
-            await self._room_for_a_table(me.player_id)
-        outcome = await self.tables.create(request.ruleset, options, me.player_id,
-                                           command_id=command_id, table_id=table_id)
-        if not outcome.duplicate:
-            await self.tables.live.add_open_table(me.player_id, outcome.table.table_id)
+        claim = Claim.HELD if me.is_admin else await self._claim_a_table(me.player_id, table_id)
+        try:
+            outcome = await self.tables.create(request.ruleset, options, me.player_id,
+                                               command_id=command_id, table_id=table_id)
+        except Exception:  # (not a cancelled call: the create goes on, shielded)
+            if claim is Claim.ADDED:  # nothing was made: the place is free again
+                await self.tables.live.remove_open_table(me.player_id, table_id)
+            raise
         return _response(outcome.table, me, outcome.duplicate)
 
-    async def _room_for_a_table(self, player_id: str) -> None:
-        """TooManyRequests when the player already has as many unfinished tables as allowed.
-        Only at the limit are the listed tables looked at: one that finished while the live
-        state was not told (a node died mid-update) stops counting."""
-        listed = await self.tables.live.open_tables(player_id)
-        if len(listed) < self.open_tables_per_player:
-            return
-        open_now = 0
-        for table_id in listed:
+    async def _claim_a_table(self, player_id: str, table_id: str) -> Claim:
+        """A place for `table_id` among the player's unfinished tables, counted and taken in one
+        atomic step (concurrent creates cannot overshoot); TooManyRequests at the limit. Only
+        at the limit are the listed tables looked at: one that finished while the live state
+        was not told (a node died mid-update) stops counting, and the claim is tried again."""
+        live, limit = self.tables.live, self.open_tables_per_player
+        claim = await live.claim_open_table(player_id, table_id, limit)
+        if claim is not Claim.REFUSED:
+            return claim
+        for listed in await live.open_tables(player_id):
             try:
-                finished = (await self.tables.get(table_id)).status is Status.MATCH_OVER
+                finished = (await self.tables.get(listed)).status is Status.MATCH_OVER
             except TableNotFound:
-                finished = True
+                finished = False  # claimed by a create still under way: it counts
             if finished:
-                await self.tables.live.remove_open_table(player_id, table_id)
-            else:
-                open_now += 1
-        if open_now >= self.open_tables_per_player:
-            raise TooManyRequests(f"you already have {open_now} unfinished tables, the most one "
+                await live.remove_open_table(player_id, listed)
+        claim = await live.claim_open_table(player_id, table_id, limit)
+        if claim is Claim.REFUSED:
+            raise TooManyRequests(f"you already have {limit} unfinished tables, the most one "
                                   f"player may have: finish or abandon one first")
+        return claim
 
     @unary
     async def Join(self, request: game_pb2.JoinRequest, context: Any) -> game_pb2.TableResponse:
@@ -288,46 +322,64 @@ class GameServicer(_Limited, game_pb2_grpc.GameServicer):
     @streaming
     async def Watch(self, request: game_pb2.WatchRequest, context: Any) -> AsyncIterator[game_pb2.TableUpdate]:
         me = await self._caller()
-        table_id = _table_id(request.table_id)
-        if request.from_version < 0:
-            raise wire.BadRequest("from_version cannot be negative")
-        table = await self.tables.get(table_id)
-        seat = _observer(table, me)
-        structlog.contextvars.bind_contextvars(seat=seat)
+        # Counted before any wait, so concurrent opens cannot overshoot; operators' tools may
+        # watch every table.
+        watching = self._watching
+        if not me.is_admin and watching[me.player_id] >= self.watch_streams_per_player:
+            raise TooManyRequests(f"at most {self.watch_streams_per_player} Watch streams per player "
+                                  f"at once: close one first")
+        watching[me.player_id] += 1
+        told = request.from_version
         try:
-            # A version nobody was ever sent is refused: waiting for it would hang.
-            after = await resume.table_version(self.tables.repository, table, seat, request.from_version)
-        except resume.BeyondLatest as exc:
-            raise wire.BadRequest(str(exc)) from None
-        had_legal, status, told = True, None, request.from_version
-        with_views, player_id = request.with_views, me.player_id
-        async for batch in self.tables.watch(table_id, seat, after):
-            # Numbered as this observer counts: the batch's events are the last it saw.
-            seen = batch.table.seen_by(seat)
-            if seen == told:
-                continue  # a move hidden from this observer: an update would tell when it came
-            first = seen - len(batch.events) + 1
-            encoded = batch.encoded
-            events = [_event_fields(first + n, ev, encoded) for n, (_, ev) in enumerate(batch.events)]
-            view = None
-            if with_views:
-                table = batch.table
-                now = _status(table)
-                legal = legal_actions(table, seat, now)
-                # Without a decision to make, a seat's view follows from the events it got; one
-                # whose own move used up its decision knows that from its Act's answer.
-                lost = had_legal and batch.actor != player_id
-                if legal or lost or now is not status:
-                    view = _view_parts(table, seat, self.tables, legal, batch.due_ms, now)
-                had_legal, status = bool(legal), now
-            if view is None and not events:
-                continue
-            # Built from constructor arguments: upb copies a message given by serializing it.
-            update = game_pb2.TableUpdate(**_update(seen, events, view))
-            if view is not None and view[1]:
-                update.view.MergeFromString(view[1])
-            told = seen
-            yield update
+            table_id = _table_id(request.table_id)
+            if request.from_version < 0:
+                raise wire.BadRequest("from_version cannot be negative")
+            table = await self.tables.get(table_id)
+            seat = _observer(table, me)
+            structlog.contextvars.bind_contextvars(seat=seat)
+            try:
+                # A version nobody was ever sent is refused: waiting for it would hang.
+                after = await resume.table_version(self.tables.repository, table, seat, request.from_version)
+            except resume.BeyondLatest as exc:
+                raise wire.BadRequest(str(exc)) from None
+            # Accepted: said at once, as the stream may wait long for its first update (a client,
+            # and the fuzzer's "…or hangs", tell a following stream from one the server never answered).
+            await context.send_initial_metadata(())
+            had_legal, status = True, None
+            with_views, player_id = request.with_views, me.player_id
+            async for batch in self.tables.watch(table_id, seat, after):
+                # Numbered as this observer counts: the batch's events are the last it saw.
+                seen = batch.table.seen_by(seat)
+                if seen == told:
+                    continue  # a move hidden from this observer: an update would tell when it came
+                first = seen - len(batch.events) + 1
+                encoded = batch.encoded
+                events = [_event_fields(first + n, ev, encoded) for n, (_, ev) in enumerate(batch.events)]
+                view = None
+                if with_views:
+                    table = batch.table
+                    now = _status(table)
+                    legal = legal_actions(table, seat, now)
+                    # Without a decision to make, a seat's view follows from the events it got; one
+                    # whose own move used up its decision knows that from its Act's answer.
+                    lost = had_legal and batch.actor != player_id
+                    if legal or lost or now is not status:
+                        view = _view_parts(table, seat, self.tables, legal, batch.due_ms, now)
+                    had_legal, status = bool(legal), now
+                if view is None and not events:
+                    continue
+                # Built from constructor arguments: upb copies a message given by serializing it.
+                update = game_pb2.TableUpdate(**_update(seen, events, view))
+                if view is not None and view[1]:
+                    update.view.MergeFromString(view[1])
+                told = seen
+                yield update
+        except FellBehind as exc:
+            raise FellBehind(f"{exc}: Watch again with from_version={told}") from None
+        finally:
+            watching[me.player_id] -= 1
+            if not watching[me.player_id]:
+                del watching[me.player_id]
 
 
 def _update(version: int, events: list[dict[str, Any]],
@@ -444,9 +496,7 @@ class AdminServicer(_Limited, admin_pb2_grpc.AdminServicer):
         options = wire.options_from_struct(request.options) if request.HasField("options") else {}
         _check_new_table(request.ruleset, options, request.deal_json)
         command_id = _request_id(me, request.request_id)
-        table_id = None
-        if command_id:
-            table_id = STREAM_PREFIX + hashlib.sha256(command_id.encode()).hexdigest()[:16]
+        table_id = _new_table_id(self.tables, me, request.request_id)
         outcome = await self.tables.create(request.ruleset, options, me.player_id,
                                            fixed_deal=request.deal_json, command_id=command_id,
                                            table_id=table_id)
@@ -528,11 +578,13 @@ async def replay(tables: TableService, table_id: str, first: int, last: int | No
 
 def register(server: grpc.aio.Server, tables: TableService, secret: str,
              guest_logins_per_minute: int = GUEST_LOGINS_PER_MINUTE,
-             open_tables_per_player: int = OPEN_TABLES_PER_PLAYER) -> None:
+             open_tables_per_player: int = OPEN_TABLES_PER_PLAYER,
+             client_address: ClientAddress | None = None,
+             watch_streams_per_player: int = WATCH_STREAMS_PER_PLAYER) -> None:
     """Add the Auth, Game and Admin servicers to `server`."""
-    auth_pb2_grpc.add_AuthServicer_to_server(AuthServicer(secret, tables, guest_logins_per_minute),
-                                             server)
+    auth_pb2_grpc.add_AuthServicer_to_server(
+        AuthServicer(secret, tables, guest_logins_per_minute, client_address), server)
     limiter = RateLimiter(RATE_LIMIT, RATE_LIMIT)
     game_pb2_grpc.add_GameServicer_to_server(
-        GameServicer(tables, limiter, open_tables_per_player), server)
+        GameServicer(tables, limiter, open_tables_per_player, watch_streams_per_player), server)
     admin_pb2_grpc.add_AdminServicer_to_server(AdminServicer(tables, limiter), server)

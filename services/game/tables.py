@@ -27,12 +27,18 @@ from services.game.feed import Batch, Watcher
 from services.game.leases import Leases
 from services.game.ownership import Ownership
 from services.game.pipeline import CommandPipeline, Outcome, VersionConflict
-from services.game.repository import STREAM_PREFIX, TableNotFound, TableRepository, new_table_id
+from services.game.repository import (
+    STREAM_PREFIX,
+    TableNotFound,
+    TableRepository,
+    new_table_id,
+    requested_table_id,
+)
 from services.live.base import LiveState, LiveStateUnavailable
 from services.observability import log
 
 __all__ = ["STREAM_PREFIX", "Batch", "Outcome", "SeatTakenBack", "TableNotFound", "TableService",
-           "VersionConflict", "new_table_id"]
+           "VersionConflict", "new_table_id", "requested_table_id"]
 
 ORPHAN_SWEEP_S = 2.0  # how often a node looks for tables whose node died
 # How late a deadline of a table this node serves may be before it is armed again (it may have
@@ -62,6 +68,8 @@ class TableService:
     deadlines: Deadlines
     clock: Clock
     watcher: Watcher
+    id_key: str = ""
+    """The server's secret, keying the ids of tables made by request (repository.requested_table_id)."""
 
     @property
     def leases(self) -> Leases:

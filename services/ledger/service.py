@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import unicodedata
 from collections.abc import Callable
 from datetime import UTC, datetime
 
@@ -236,9 +237,10 @@ def _credited(account: str) -> str:
 
 
 def _request_id(request_id: str) -> str:
-    if not request_id or len(request_id) > MAX_REQUEST_ID or any(c.isspace() for c in request_id):
-        raise InvalidTransfer(
-            f"request_id is required: a unique id of at most {MAX_REQUEST_ID} characters without spaces")
+    if (not request_id or len(request_id) > MAX_REQUEST_ID or any(c.isspace() for c in request_id)
+            or not request_id.isprintable()):
+        raise InvalidTransfer(f"request_id is required: a unique id of at most {MAX_REQUEST_ID} "
+                              f"printable characters without spaces")
     return request_id
 
 
@@ -247,6 +249,9 @@ def _reason(reason: str) -> str:
         raise InvalidTransfer("reason is required: say why, it is kept with your identity")
     if len(reason) > MAX_REASON_LENGTH:
         raise InvalidTransfer(f"reason must be at most {MAX_REASON_LENGTH} characters")
+    # A NUL cannot be stored (Postgres text), and no control character belongs in an audit line.
+    if any(unicodedata.category(c) == "Cc" and c not in "\n\t" for c in reason):
+        raise InvalidTransfer("reason cannot contain control characters")
     return reason.strip()
 
 

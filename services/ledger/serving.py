@@ -68,7 +68,7 @@ async def start_ledger(server: grpc.aio.Server, backends: Any, settings: Any) ->
     """Open the ledger, add its servicer to `server` and start settling; close the returned
     resource on stop."""
     service = await open_ledger_service(backends.store, settings, backends.ledger)
-    ledger_pb2_grpc.add_LedgerServicer_to_server(LedgerServicer(service), server)
+    ledger_pb2_grpc.add_LedgerServicer_to_server(LedgerServicer(service, backends.live, settings.ledger_calls_per_minute), server)
     resource = LedgerResource(service, SettlementConsumer(backends.store, service))
     resource.start()
     return resource

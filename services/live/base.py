@@ -6,6 +6,7 @@ with keys that vanished (FLUSHALL, restart) by returning the empty answer, never
 
 from __future__ import annotations
 
+import enum
 import time
 import weakref
 from abc import ABC, abstractmethod
@@ -24,6 +25,14 @@ def wall_clock_ms() -> int:
 
 class LiveStateUnavailable(ConnectionError):
     """The live-state backend cannot be reached; the message names the address (never a password)."""
+
+
+class Claim(enum.Enum):
+    """What claiming a place among a player's open tables did."""
+
+    ADDED = "added"
+    HELD = "held"  # the table was already one of them (a retried create)
+    REFUSED = "refused"  # the player already has as many as allowed
 
 
 class View(NamedTuple):
@@ -238,8 +247,9 @@ class LiveState(ABC):
 
     # -- each player's unfinished tables (the open-tables limit) -----------------------------
     @abstractmethod
-    async def add_open_table(self, player_id: str, table_id: str) -> None:
-        """Record that `player_id` created `table_id`, which is not finished."""
+    async def claim_open_table(self, player_id: str, table_id: str, limit: int) -> Claim:
+        """Record that `player_id` creates `table_id`, unless they already have `limit` open
+        tables: counted and taken in one atomic step, so concurrent creates cannot overshoot."""
 
     @abstractmethod
     async def remove_open_table(self, player_id: str, table_id: str) -> None:

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 
 from services.live.base import (
+    Claim,
     Clock,
     Deadline,
     DueWatch,
@@ -256,8 +257,14 @@ class MemoryLiveState(LiveState):
     async def live_tables(self) -> list[str]:
         return sorted(self._live)
 
-    async def add_open_table(self, player_id: str, table_id: str) -> None:
-        self._open.setdefault(player_id, set()).add(table_id)
+    async def claim_open_table(self, player_id: str, table_id: str, limit: int) -> Claim:
+        tables = self._open.setdefault(player_id, set())
+        if table_id in tables:
+            return Claim.HELD
+        if len(tables) >= limit:
+            return Claim.REFUSED
+        tables.add(table_id)
+        return Claim.ADDED
 
     async def remove_open_table(self, player_id: str, table_id: str) -> None:
         tables = self._open.get(player_id)

@@ -31,6 +31,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from services.live import scripts
 from services.live.base import (
+    Claim,
     Clock,
     Deadline,
     DueWatch,
@@ -278,6 +279,7 @@ class RedisLiveState(LiveState):
         self._due_scan = register(scripts.DUE_SCAN)
         self._lease_value = register(scripts.LEASE_VALUE)
         self._allow = register(scripts.ALLOW)
+        self._claim_open = register(scripts.CLAIM_OPEN_TABLE)
         self._next_shard = 0
         self._pipeliner = _Pipeliner(self._client, self._connection.call_timeout_s,
                                      pool=None if self._connection.cluster else self._connection.pool)
@@ -572,9 +574,11 @@ class RedisLiveState(LiveState):
             tables = await self._client.smembers(f"{self.namespace}:live")
         return sorted(t.decode() for t in tables)
 
-    async def add_open_table(self, player_id: str, table_id: str) -> None:
+    async def claim_open_table(self, player_id: str, table_id: str, limit: int) -> Claim:
         with self._guard:
-            await self._client.sadd(f"{self.namespace}:open:{{{player_id}}}", table_id)
+            claimed = await self._claim_open(keys=[f"{self.namespace}:open:{{{player_id}}}"],
+                                             args=[table_id, limit])
+        return (Claim.REFUSED, Claim.ADDED, Claim.HELD)[int(claimed)]
 
     async def remove_open_table(self, player_id: str, table_id: str) -> None:
         with self._guard:

@@ -160,6 +160,19 @@ end
 return out
 """
 
+# KEYS: the player's open tables (a set). ARGV: the table id, the limit.
+# 1: added, 2: already there (a retried create), 0: the player has `limit` open tables.
+CLAIM_OPEN_TABLE = """
+if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then
+  return 2
+end
+if redis.call('SCARD', KEYS[1]) >= tonumber(ARGV[2]) then
+  return 0
+end
+redis.call('SADD', KEYS[1], ARGV[1])
+return 1
+"""
+
 # KEYS: the key's call log (zset of call times). ARGV: now ms, window ms, limit, unique member.
 # A sliding log: `limit` calls in any window of `window_ms`; refused calls are not counted.
 ALLOW = """

@@ -13,7 +13,6 @@ died) applies it once.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 from typing import Any, Protocol
 
 import grpc
@@ -24,7 +23,7 @@ from engine.core.errors import RuleViolation
 from engine.table import Leave, Sit
 from services import auth
 from services.errors import Refused, Unavailable
-from services.game.repository import STREAM_PREFIX
+from services.game.repository import requested_table_id
 from services.game.reservations import MATCHMAKER
 from services.game.tables import TableService
 
@@ -47,12 +46,17 @@ class GameUnavailable(Unavailable):
     """The game service did not answer; the match is retried."""
 
 
-def match_table_id(match_id: str) -> str:
-    """The table of a match: the id the game derives from the matchmaker's request id."""
-    return STREAM_PREFIX + hashlib.sha256(f"{MATCHMAKER}:{match_id}".encode()).hexdigest()[:16]
+def match_table_id(key: str, match_id: str) -> str:
+    """The table of a match: the id the game derives from the matchmaker's request id (with
+    the token key both share)."""
+    return requested_table_id(key, MATCHMAKER, match_id)
 
 
 class GameGateway(Protocol):
+    def table_id(self, match_id: str) -> str:
+        """The match's table's id, whether or not it was made yet."""
+        ...
+
     async def create_table(self, match_id: str, ruleset: str, options: dict[str, Any]) -> str:
         """The match's table (created once, whatever the retries), private: only its players
         and operators may look at it; returns its id."""
@@ -83,8 +87,11 @@ class InProcessGame:
     def __init__(self, tables: TableService) -> None:
         self.tables = tables
 
+    def table_id(self, match_id: str) -> str:
+        return match_table_id(self.tables.id_key, match_id)
+
     async def create_table(self, match_id: str, ruleset: str, options: dict[str, Any]) -> str:
-        table_id = match_table_id(match_id)
+        table_id = self.table_id(match_id)
         await self.tables.create(ruleset, options, MATCHMAKER, private=True,
                                  command_id=f"{MATCHMAKER}:{match_id}", table_id=table_id)
         return table_id
@@ -132,6 +139,9 @@ class PausedGame:
     def __init__(self, game: GameGateway, pause_s: float) -> None:
         self.game, self.pause_s = game, pause_s
 
+    def table_id(self, match_id: str) -> str:
+        return self.game.table_id(match_id)
+
     async def create_table(self, match_id: str, ruleset: str, options: dict[str, Any]) -> str:
         await asyncio.sleep(self.pause_s)
         table_id = await self.game.create_table(match_id, ruleset, options)
@@ -164,6 +174,9 @@ class GrpcGame:
         self.channel = grpc.aio.insecure_channel(address)
         self.stub = game_pb2_grpc.GameStub(self.channel)
         self._admin: tuple[str, int] | None = None
+
+    def table_id(self, match_id: str) -> str:
+        return match_table_id(self.secret, match_id)
 
     def _token(self, player_id: str, role: str = auth.PLAYER) -> list[tuple[str, str]]:
         token, _ = auth.issue(self.secret, player_id, role, ttl_s=PLAYER_TOKEN_TTL_S)

@@ -22,7 +22,7 @@ from services.errors import Forbidden, Invalid, NotFound
 from services.observability import log
 
 from .config import QueuesConfig, QueueSpec, problems
-from .game import GameGateway, SeatRefused, match_table_id
+from .game import GameGateway, SeatRefused
 from .one_table import AlreadySeated as AlreadySeated  # Queue's refusal, long named here
 from .one_table import OneTable
 from .ratings import DEFAULT_RATING, Ratings
@@ -253,7 +253,7 @@ class Matchmaker:
 
     async def seat(self, spec: QueueSpec, match: Match) -> None:
         """Seat a formed match and tell its tickets; undo it when a player cannot sit."""
-        table_id = match_table_id(match.match_id)
+        table_id = self.seating.game.table_id(match.match_id)
         hold_until = self.clock_ms() + spec.grace_ms
         if match.failed:  # a process died undoing it: finish undoing
             await self.seating.unseat(match.match_id, table_id, match.players)

@@ -111,8 +111,8 @@ class Rooms:
     async def join_room(self, me: Identity, request: pb.JoinRoomRequest, peer: str) -> pb.Room:
         return room_message(await self.service.join(me.player_id, request.code, peer))
 
-    async def watch_room(self, me: Identity, request: pb.RoomRequest) -> AsyncIterator[pb.Room]:
-        async for room in self.service.watch(me.player_id, request.code, ""):
+    async def watch_room(self, me: Identity, request: pb.RoomRequest, peer: str) -> AsyncIterator[pb.Room]:
+        async for room in self.service.watch(me.player_id, request.code, peer):
             yield room_message(room)
 
     async def set_ready(self, me: Identity, request: pb.SetReadyRequest) -> pb.Room:

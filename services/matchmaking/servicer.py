@@ -13,6 +13,7 @@ from protocol import wire
 from qipai.v1 import matchmaking_pb2 as pb
 from qipai.v1 import matchmaking_pb2_grpc
 from services import auth
+from services.client_address import ClientAddress
 from services.errors import Forbidden, TooManyRequests
 from services.ratelimit import RateLimiter
 from services.status import streaming, unary
@@ -39,11 +40,6 @@ def ticket_message(ticket: Ticket, position: int = 0, estimated_wait_ms: int = 0
         cancel_reason=ticket.cancel_reason, cancel_detail=ticket.cancel_detail)
 
 
-def _peer_host(context: Any) -> str:
-    peer = str(context.peer() or "unknown")
-    return peer.rpartition(":")[0] if peer.count(":") > 1 else peer
-
-
 def _name(value: str, what: str) -> str:
     if len(value) > MAX_NAME or not value.isprintable():
         raise wire.BadRequest(f"{what} is at most {MAX_NAME} printable characters")
@@ -51,8 +47,10 @@ def _name(value: str, what: str) -> str:
 
 
 class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServicer):
-    def __init__(self, matchmaker: Matchmaker, rooms: Rooms, ratings: Ratings) -> None:
+    def __init__(self, matchmaker: Matchmaker, rooms: Rooms, ratings: Ratings,
+                 client_address: ClientAddress | None = None) -> None:
         self.matchmaker, self.rooms, self.ratings = matchmaker, rooms, ratings
+        self.client_address = client_address or ClientAddress()
         self.limiter = RateLimiter(RATE_LIMIT, RATE_LIMIT)
 
     def _caller(self) -> auth.Identity:
@@ -113,15 +111,17 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServicer):
 
     @unary
     async def CreateRoom(self, request: pb.CreateRoomRequest, context: Any) -> pb.Room:
-        return await self.rooms.create_room(self._caller(), request, _peer_host(context))
+        return await self.rooms.create_room(self._caller(), request, self.client_address.of(context))
 
     @unary
     async def JoinRoom(self, request: pb.JoinRoomRequest, context: Any) -> pb.Room:
-        return await self.rooms.join_room(self._caller(), request, _peer_host(context))
+        return await self.rooms.join_room(self._caller(), request, self.client_address.of(context))
 
     @streaming
     async def WatchRoom(self, request: pb.RoomRequest, context: Any) -> AsyncIterator[pb.Room]:
-        async for room in self.rooms.watch_room(self._caller(), request):
+        # Counted per address too: a room code's answer (NOT_FOUND or PERMISSION_DENIED) tells
+        # a live code from a free one, as a join's does.
+        async for room in self.rooms.watch_room(self._caller(), request, self.client_address.of(context)):
             yield room
 
     @unary

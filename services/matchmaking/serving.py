@@ -11,6 +11,7 @@ from typing import Any
 
 import grpc
 
+from services.client_address import ClientAddress
 from services.config import Settings
 
 from .config import load_queues
@@ -80,7 +81,7 @@ async def start_matchmaking(server: grpc.aio.Server, backends: Any, settings: Se
     # One live table at a time, whichever way the player was seated (a queue, a room).
     one_table = OneTable(game, store, rooms.service.table_of)
     matchmaker.one_table = rooms.service.one_table = one_table
-    register(server, MatchmakingServicer(matchmaker, rooms, ratings))
+    register(server, MatchmakingServicer(matchmaker, rooms, ratings, ClientAddress.trusting(settings.trusted_proxies)))
     resource = MatchmakingResource(matchmaker, rooms, game, ratings)
     resource.start()
     return resource

@@ -1,8 +1,11 @@
 """The request fuzzer: hypothesis writes requests for every RPC of every qipai service (found in
 the generated descriptors, so a new RPC is fuzzed without touching this file) — huge, negative,
-empty and malformed fields, real and made-up table ids, and every kind of token — and sends
-them to a real `qipai serve` on Postgres and Redis. No answer may be INTERNAL or UNKNOWN, no
-unary call may outlive its deadline, and the server must be healthy and working afterwards.
+empty and malformed fields, NaN and ±Inf, options and deals nested far too deep, repeated
+fields (a list of many, a field sent twice), real and made-up table ids, room codes and ledger
+accounts, and every kind of token — and sends them to a real `qipai serve` (Game, Matchmaking
+and Ledger) on Postgres and Redis. No answer may be INTERNAL or UNKNOWN, no call may hang (a
+unary call outlive its deadline; a stream neither answer nor end within its window), and the
+server must be healthy and working afterwards.
 
 `QIPAI_FUZZ_EXAMPLES` (default 200) is the number of requests per RPC.
 """
@@ -17,6 +20,7 @@ import importlib
 import json
 import os
 import pkgutil
+import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -33,6 +37,7 @@ from hypothesis import strategies as st
 import qipai.v1
 from clients.client import Player, channel, seat_players
 from engine import rulesets
+from qipai.v1 import matchmaking_pb2, matchmaking_pb2_grpc
 from services import auth
 from tests.conftest import drop_keys, drop_schema
 from tests.e2e.conftest import server_starter
@@ -42,11 +47,12 @@ pytestmark = pytest.mark.e2e
 SECRET = "e2e-secret"
 EXAMPLES = int(os.environ.get("QIPAI_FUZZ_EXAMPLES", "200"))
 UNARY_DEADLINE_S = 10.0  # a unary answer later than this is a hang
-STREAM_WINDOW_S = 1.0  # a stream is read this long at most, then cancelled (Watch never ends by itself)
+STREAM_WINDOW_S = 5.0  # a stream that has neither answered nor ended by then hangs
 # Streams that follow something (a table, a ticket, a room) and never end by themselves: their
-# first message answers the request (the handler checks it before it sends anything), the rest
-# only news, so each is read up to its first message rather than for the whole window. Should
-# the server fail later on, it logs `rpc_failed`, which fails `fuzz_server`.
+# first answer (the initial metadata the server sends once it accepted the request, with or
+# before the first message) answers the request, the rest is only news, so each is read up to
+# that answer and then cancelled. Should the server fail later on, it logs `rpc_failed`, which
+# fails `fuzz_server`.
 FOLLOWING = {"qipai.v1.Game.Watch", "qipai.v1.Matchmaking.Queue", "qipai.v1.Matchmaking.WatchRoom"}
 BAD = (grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN)
 MAX_DEPTH = 4
@@ -78,7 +84,8 @@ TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)  # prot
 ODD_STRINGS = ["", " ", "\x00", "\n\r\t\x1b[2J", "table-", "table-0000000000000000", "table-\x00",
                "koudian", "daqi", "wuhan", "jj", "null", "[]", "{}", '{"hands": []}', "-1", "1e400",
                "../../etc/passwd", "'; DROP TABLE events; --", "中文名字", "🀄" * 50, "x" * 10_000,
-               "y" * 600_000]
+               "y" * 600_000, "NaN", "Infinity", '{"hands": NaN}', "[" * 5_000 + "]" * 5_000,
+               '{"a":' * 5_000 + "1" + "}" * 5_000]
 
 
 TILES = [f"{n}{suit}" for suit in "mps" for n in range(1, 10)] + list("ESWNCFP")
@@ -91,12 +98,25 @@ def integers(kind: int) -> st.SearchStrategy[int]:
     return st.one_of(st.sampled_from(edges), st.integers(low, high))
 
 
+NON_FINITE = [float("nan"), float("inf"), float("-inf")]
+DEEPEST = 30  # a Struct this deep still encodes (protobuf stops at 100 message levels, 3 a level)
+
+
+def nested(depth: int, leaf: Any, as_list: bool) -> Any:
+    """`leaf` inside `depth` lists or maps: [[[...leaf...]]] or {"a": {"a": ...}}."""
+    for _ in range(depth):
+        leaf = [leaf] if as_list else {"a": leaf}
+    return leaf
+
+
 def json_values() -> st.SearchStrategy[Any]:
     scalars = st.one_of(st.none(), st.booleans(), st.sampled_from([0, 1, -1, 2.5, 1e300, -1e300, 1e9, 2**53]),
-                        st.floats(allow_nan=False, allow_infinity=False), TEXT)
-    return st.recursive(scalars, lambda inner: st.one_of(st.lists(inner, max_size=3),
-                                                         st.dictionaries(TEXT, inner, max_size=3)),
-                        max_leaves=8)
+                        st.sampled_from(NON_FINITE), st.floats(), TEXT)
+    deep = st.builds(nested, st.integers(5, DEEPEST), scalars, st.booleans())
+    many = st.builds(lambda v, n: [v] * n, scalars, st.sampled_from([100, 1000]))
+    return mostly(st.recursive(scalars, lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                                                st.dictionaries(TEXT, inner, max_size=3)),
+                               max_leaves=8), st.one_of(deep, many))
 
 
 def option_structs() -> st.SearchStrategy[struct_pb2.Struct]:
@@ -118,6 +138,8 @@ class World:
 
     tables: list[str]
     tokens: list[str | None]
+    rooms: list[str]  # room codes: one the fuzzed players are in, one they are not
+    players: list[str]
 
 
 def mostly(usual: st.SearchStrategy[Any], other: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
@@ -134,6 +156,12 @@ def strings(world: World, name: str = "") -> st.SearchStrategy[str]:
         "ruleset": st.sampled_from(rulesets.available()),
         "table_id": st.sampled_from(world.tables),
         "deal_json": json_values().map(json.dumps),
+        "code": st.sampled_from([*world.rooms, f"qipai://room/{world.rooms[0]}", "000000"]),
+        "player_id": st.sampled_from(world.players),
+        "account": st.sampled_from([*(f"player/{p}" for p in world.players), "house", "player/",
+                                    "table/x/seat/0"]),
+        "currency": st.sampled_from(["chips", "", "gold"]),
+        "time_zone": st.sampled_from(["Asia/Shanghai", "UTC", "Mars/Olympus", "../../etc/localtime"]),
         "request_id": st.sampled_from(["r1", "r2", "a1"]),  # few ids: reuse is what to try
         "action_id": st.sampled_from(["r1", "r2", "a1"]),
         "name": st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=40),
@@ -147,7 +175,7 @@ def scalar(field: FieldDescriptor, world: World) -> st.SearchStrategy[Any]:
     if kind in INT_BOUNDS:
         return integers(kind)
     if kind in (FieldDescriptor.TYPE_DOUBLE, FieldDescriptor.TYPE_FLOAT):
-        return st.one_of(st.sampled_from([0.0, -1.0, 1e300, float("inf"), float("nan")]), st.floats())
+        return st.one_of(st.sampled_from([0.0, -1.0, 1e300, *NON_FINITE]), st.floats())
     if kind == FieldDescriptor.TYPE_BOOL:
         return st.booleans()
     if kind == FieldDescriptor.TYPE_STRING:
@@ -160,7 +188,21 @@ def scalar(field: FieldDescriptor, world: World) -> st.SearchStrategy[Any]:
 
 
 def messages(desc: Descriptor, world: World, depth: int = 0) -> st.SearchStrategy[Any]:
-    """Messages of type `desc`: every field maybe set, one member of each oneof at most."""
+    """Messages of type `desc`: every field maybe set, one member of each oneof at most; now and
+    then two such merged, as a request that sends its fields twice reads (a scalar's last value
+    wins, repeated fields add up)."""
+    one = _message(desc, world, depth)
+    if depth > 0:
+        return one
+    return mostly(one, st.tuples(one, one).map(lambda pair: _merged(*pair)))
+
+
+def _merged(first: Any, second: Any) -> Any:
+    first.MergeFrom(second)
+    return first
+
+
+def _message(desc: Descriptor, world: World, depth: int) -> st.SearchStrategy[Any]:
     if desc.full_name == "google.protobuf.Struct":
         return option_structs()
     cls = message_factory.GetMessageClass(desc)
@@ -183,7 +225,9 @@ def messages(desc: Descriptor, world: World, depth: int = 0) -> st.SearchStrateg
             if field.message_type is not None and field.message_type.GetOptions().map_entry:
                 _fill_map(draw, msg, field, world, depth)
             elif field.is_repeated:
-                for value in draw(st.lists(values, max_size=3)):
+                drawn = draw(mostly(st.lists(values, max_size=3),
+                                    st.builds(lambda v, n: [v] * n, values, st.sampled_from([50, 500]))))
+                for value in drawn:
                     if nested:
                         getattr(msg, field.name).add().CopyFrom(value)
                     else:
@@ -268,6 +312,7 @@ def world(fuzz_server: str) -> World:
 
 async def _populate(address: str) -> World:
     async with channel(address) as chan:
+        rooms = matchmaking_pb2_grpc.MatchmakingStub(chan)
         players = [await Player.guest(chan, f"fuzz{i}") for i in range(4)]
         playing = (await players[0].create_table("koudian", {"turn_timeout_ms": 600_000,
                                                              "claim_timeout_ms": 600_000})).table_id
@@ -276,11 +321,19 @@ async def _populate(address: str) -> World:
         for p in (players[0], players[2]):  # the players whose tokens are fuzzed sit at both tables
             await p.join(waiting)
         stranger = await Player.guest(chan, "stranger")
+        theirs = await rooms.CreateRoom(matchmaking_pb2.CreateRoomRequest(ruleset="daqi"),
+                                        metadata=players[1].metadata)
+        for p in (players[0], players[2]):
+            await rooms.JoinRoom(matchmaking_pb2.JoinRoomRequest(code=theirs.code), metadata=p.metadata)
+        elsewhere = await rooms.CreateRoom(matchmaking_pb2.CreateRoomRequest(ruleset="koudian"),
+                                           metadata=stranger.metadata)
     admin = auth.issue(SECRET, "operator", auth.ADMIN)[0]
     expired = auth.issue(SECRET, "old", auth.PLAYER, ttl_s=-10)[0]
     forged = auth.issue("not-the-key", "operator", auth.ADMIN)[0]
     return World(tables=[playing, waiting],  # the first four tokens are valid
-                 tokens=[admin, players[0].token, players[2].token, stranger.token, None, expired, forged])
+                 tokens=[admin, players[0].token, players[2].token, stranger.token, None, expired, forged],
+                 rooms=[theirs.code, elsewhere.code],
+                 players=[p.player_id for p in (*players, stranger)])
 
 
 # -- the fuzzing ------------------------------------------------------------------------------
@@ -296,14 +349,14 @@ def _call(chan: grpc.Channel, method: MethodDescriptor, request: Any, token: str
         call = stream(request, metadata=metadata, timeout=STREAM_WINDOW_S)
         try:
             if method.full_name in FOLLOWING:
-                next(call, None)
-            else:
-                for _ in call:
-                    pass
+                call.initial_metadata()  # returns once the server answered, or the call ended
+                if not call.done():
+                    return grpc.StatusCode.OK  # accepted: following, as it should
+                return call.code()  # ended: refused, or DEADLINE_EXCEEDED: never answered
+            for _ in call:
+                pass
         except grpc.RpcError as err:
-            code = err.code()
-            # The stream's own window running out is the client hanging up, not the server hanging.
-            return grpc.StatusCode.OK if code == grpc.StatusCode.DEADLINE_EXCEEDED else code
+            return err.code()  # DEADLINE_EXCEEDED: a stream that should end did not
         finally:
             call.cancel()
         return grpc.StatusCode.OK
@@ -323,7 +376,40 @@ METHODS = rpcs()
 def test_the_fuzzer_finds_every_rpc_of_every_service():
     names = {m.full_name for m in METHODS}
     assert {"qipai.v1.Auth.GuestLogin", "qipai.v1.Game.Act", "qipai.v1.Game.Watch",
-            "qipai.v1.Admin.Replay"} <= names
+            "qipai.v1.Admin.Replay", "qipai.v1.Matchmaking.CreateRoom", "qipai.v1.Matchmaking.WatchRoom",
+            "qipai.v1.Ledger.GetBalance", "qipai.v1.Ledger.Grant"} <= names
+
+
+def test_a_stream_that_never_answers_is_a_hang_and_one_that_accepts_and_follows_is_not():
+    """The "…or hangs" check can fail for a streaming RPC: a Watch that neither answers (no
+    initial metadata, no message) nor ends within the window is DEADLINE_EXCEEDED."""
+    from concurrent import futures
+
+    watch = next(m for m in METHODS if m.full_name == "qipai.v1.Game.Watch")
+    request_type = message_factory.GetMessageClass(watch.input_type)
+
+    def silent(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+        while context.is_active():  # says nothing until the client gives up
+            time.sleep(0.05)
+        yield from ()
+
+    def following(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+        context.send_initial_metadata(())  # accepted; news would follow
+        while context.is_active():
+            time.sleep(0.05)
+        yield from ()
+
+    for behaviour, expected in ((silent, grpc.StatusCode.DEADLINE_EXCEEDED), (following, grpc.StatusCode.OK)):
+        server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
+        handler = grpc.unary_stream_rpc_method_handler(behaviour, request_deserializer=request_type.FromString)
+        server.add_generic_rpc_handlers([grpc.method_handlers_generic_handler("qipai.v1.Game", {"Watch": handler})])
+        port = server.add_insecure_port("127.0.0.1:0")
+        server.start()
+        try:
+            with grpc.insecure_channel(f"127.0.0.1:{port}") as chan:
+                assert _call(chan, watch, request_type(), None) == expected, behaviour.__name__
+        finally:
+            server.stop(0)
 
 
 @pytest.mark.parametrize("method", METHODS, ids=[m.full_name for m in METHODS])
@@ -340,7 +426,7 @@ def test_no_request_gets_an_internal_or_unknown_answer_or_hangs(fuzz_server, wor
         def one(request: Any, token: str | None) -> None:
             code = _call(chan, method, request, token)
             codes[code.name] += 1
-            if code == grpc.StatusCode.DEADLINE_EXCEEDED and not method.server_streaming:
+            if code == grpc.StatusCode.DEADLINE_EXCEEDED:
                 seen.append(("hang", str(request)[:300], str(token)[:80]))
             elif code in BAD:
                 seen.append((code.name, str(request)[:300], str(token)[:80]))

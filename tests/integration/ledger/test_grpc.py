@@ -13,6 +13,7 @@ from qipai.v1 import ledger_pb2 as pb
 from qipai.v1 import ledger_pb2_grpc
 from services import auth
 from services.ledger.servicer import LedgerServicer, register_status_details
+from services.live.memory import MemoryLiveState
 
 pytestmark = pytest.mark.integration
 
@@ -24,7 +25,7 @@ C = grpc.StatusCode
 async def stub(service) -> AsyncIterator[ledger_pb2_grpc.LedgerStub]:
     register_status_details()
     server = grpc.aio.server(interceptors=[auth.AuthInterceptor(SECRET)])
-    ledger_pb2_grpc.add_LedgerServicer_to_server(LedgerServicer(service), server)
+    ledger_pb2_grpc.add_LedgerServicer_to_server(LedgerServicer(service, MemoryLiveState()), server)
     port = server.add_insecure_port("127.0.0.1:0")
     await server.start()
     async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from services.live import LiveState, LiveStateUnavailable, open_live_state
+from services.live.base import Claim
 from services.live.redis import FANOUT_SHARDS, RedisLiveState
 
 
@@ -61,16 +62,23 @@ async def test_dropping_a_table_forgets_its_view_stream_deadlines_and_live_mark(
 
 
 async def test_each_players_open_tables_are_listed_until_they_finish(live: LiveState) -> None:
-    await live.add_open_table("ann", "table-b")
-    await live.add_open_table("ann", "table-a")
-    await live.add_open_table("ann", "table-a")
-    await live.add_open_table("bob", "table-c")
+    assert await live.claim_open_table("ann", "table-b", 2) is Claim.ADDED
+    assert await live.claim_open_table("ann", "table-a", 2) is Claim.ADDED
+    assert await live.claim_open_table("ann", "table-a", 2) is Claim.HELD
+    assert await live.claim_open_table("bob", "table-c", 2) is Claim.ADDED
     assert await live.open_tables("ann") == ["table-a", "table-b"]
     await live.remove_open_table("ann", "table-b")
     await live.remove_open_table("ann", "table-x")
     assert await live.open_tables("ann") == ["table-a"]
     assert await live.open_tables("bob") == ["table-c"]
     assert await live.open_tables("cai") == []
+
+
+async def test_a_players_open_tables_are_claimed_atomically_up_to_the_limit(live: LiveState) -> None:
+    claims = await asyncio.gather(*(live.claim_open_table("ann", f"table-{n}", 20) for n in range(60)))
+    assert claims.count(Claim.ADDED) == 20 and claims.count(Claim.REFUSED) == 40
+    assert len(await live.open_tables("ann")) == 20
+    assert await live.claim_open_table("ann", "table-0", 20) is Claim.HELD  # a retry still finds it
 
 
 async def test_a_rate_limit_allows_limit_calls_per_sliding_window(live: LiveState, clock) -> None:

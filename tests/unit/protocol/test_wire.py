@@ -3,6 +3,7 @@
 import random
 
 import pytest
+from google.protobuf import struct_pb2
 
 from engine import rulesets
 from engine.core.contract import StartHand, Status
@@ -101,3 +102,43 @@ def test_a_view_without_a_trump_suit_reads_back_from_the_wire():
 
     view = View(seat=1, phase="playing", options=None, scores=(0,) * 5, trumps=Trumps(None))
     assert wire.view_from_proto("daqi", wire.view_to_proto("daqi", view), View) == view
+
+
+# -- options Structs ------------------------------------------------------------------------------
+
+
+def _struct(items: dict) -> struct_pb2.Struct:
+    struct = struct_pb2.Struct()
+    struct.update(items)
+    return struct
+
+
+def test_an_options_struct_becomes_plain_values_whole_numbers_ints_at_any_depth():
+    options = wire.options_from_struct(_struct({"base": 2.0, "rate": 0.5, "thresholds": [80.0, 120.0],
+                                                "seven_pairs": True, "name": "x", "none": None}))
+    assert options == {"base": 2, "rate": 0.5, "thresholds": [80, 120], "seven_pairs": True,
+                       "name": "x", "none": None}
+    assert type(options["thresholds"][0]) is int
+
+
+@pytest.mark.parametrize(("items", "named"), [
+    ({"base": float("nan")}, "options.base: nan is not a finite number"),
+    ({"base": float("-inf")}, "options.base: -inf is not a finite number"),
+    ({"t": [1, [2, float("inf")]]}, "options.t[1][1]: inf is not a finite number"),
+    ({"base": 2.0**60}, "options.base: 1.15292e+18 is beyond ±2^53"),
+    ({"a": {"b": {"c": {"d": {"e": 1}}}}}, "options.a.b.c.d: nested deeper than 4 levels"),
+    ({"t": [[[[1]]]]}, "options.t[0][0][0]: nested deeper than 4 levels"),
+    ({"s": "x" * 257}, "options.s: a string longer than 256 characters"),
+    ({"k" * 65: 1}, "options: a key longer than 64 characters"),
+    ({"t": list(range(65))}, "options.t: more than 64 entries"),
+    ({f"k{n}": n for n in range(65)}, "options: more than 64 entries"),
+])
+def test_an_option_no_ruleset_could_mean_is_a_bad_request_naming_its_path(items, named):
+    with pytest.raises(wire.BadRequest) as err:
+        wire.options_from_struct(_struct(items))
+    assert named in str(err.value)
+
+
+def test_options_as_deep_as_allowed_pass():
+    assert wire.options_from_struct(_struct({"a": {"b": {"c": {"d": 1}}}, "t": [[[1]]]})) == {
+        "a": {"b": {"c": {"d": 1}}}, "t": [[[1]]]}

@@ -12,8 +12,9 @@ import pytest
 from engine.core.contract import Status
 from engine.mahjong.actions import Discard
 from engine.table import Act, Sit, Table
+from services.game import feed as feed_module
 from services.game import pipeline
-from services.game.feed import MOVED, Batch, LocalFeed, encode_payload
+from services.game.feed import MOVED, OVERRUN, WATCH_QUEUE_LIMIT, Batch, LocalFeed, encode_payload
 from tests.unit.services.game.conftest import DAQI, FAST_DAQI, SIT, other_node, seated
 
 
@@ -26,6 +27,35 @@ def test_the_local_feed_reaches_every_watcher_of_a_table_and_no_other():
     feed.unsubscribe("table-1", a)
     feed.moved_all()
     assert a.empty() and b.get_nowait() is MOVED and other.get_nowait() is MOVED
+
+
+async def test_a_watcher_that_falls_a_queue_behind_loses_the_queue_and_is_told_it_fell_behind():
+    feed = LocalFeed()
+    slow, fast = feed.subscribe("table-1"), feed.subscribe("table-1")
+    for version in range(1, WATCH_QUEUE_LIMIT + 2):
+        feed.publish("table-1", Batch(version, [], Table()))
+        if version <= WATCH_QUEUE_LIMIT:
+            fast.get_nowait()
+    assert slow.qsize() == 1 and slow.get_nowait() is OVERRUN  # its batches are let go at once
+    feed.publish("table-1", Batch(WATCH_QUEUE_LIMIT + 2, [], Table()))
+    assert slow.empty()  # and it takes no more
+    assert fast.qsize() == 2  # the watcher that reads goes on
+
+
+async def test_a_watcher_that_never_takes_its_fell_behind_is_cut_off(monkeypatch):
+    monkeypatch.setattr(feed_module, "CUT_OFF_S", 0.01)
+    feed = LocalFeed()
+
+    async def never_reads() -> None:
+        feed.subscribe("table-1")
+        await asyncio.sleep(60)
+
+    reader = asyncio.create_task(never_reads())
+    await asyncio.sleep(0)
+    for version in range(1, WATCH_QUEUE_LIMIT + 2):
+        feed.publish("table-1", Batch(version, [], Table()))
+    with pytest.raises(asyncio.CancelledError):
+        await reader
 
 
 async def test_a_watcher_on_the_writing_node_gets_history_then_each_command(node):

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 
 from engine.table import PlayerSeated, Sit
-from services.game.repository import TableNotFound, TableRepository
+from services.game.repository import TableNotFound, TableRepository, requested_table_id
 from tests.unit.services.game.conftest import SIT
 
 
@@ -36,3 +38,12 @@ async def test_the_repository_appends_only_under_the_newest_fencing_token(node, 
     new = node.pipeline.records([(Sit("bob"), [PlayerSeated(1, "bob")])], table.version, None, "bob")
     with pytest.raises(Fenced):
         await repo.append(table_id, table.version, new, None, fence=token)
+
+
+def test_a_requested_table_id_is_the_same_for_a_retry_and_unguessable_without_the_key():
+    ours = requested_table_id("k" * 32, "ann", "r1")
+    assert ours == requested_table_id("k" * 32, "ann", "r1")  # a retry finds its table
+    assert ours != requested_table_id("k" * 32, "ann", "r2") != requested_table_id("k" * 32, "bob", "r1")
+    assert ours != requested_table_id("another-key" * 3, "ann", "r1")
+    assert ours != "table-" + hashlib.sha256(b"ann:r1").hexdigest()[:16]  # the old, keyless rule
+    assert ours.startswith("table-") and len(ours) == len("table-") + 16
