@@ -1,7 +1,8 @@
 """Bot levels: `easy` (the 托管 default: it takes every win and otherwise discards what it drew,
 passes claims, buries and plays as cheaply as it can), `normal` (each ruleset's greedy bot) and
-`strong` (the ruleset's strong bot). A table names the level of its bot seats; a seat on 托管
-because its player stepped away keeps playing `easy` unless the table asks otherwise."""
+`strong` (the ruleset's strong bot). A table names the level of its bot seats in their player
+ids (`bot_id`, `level_of`); a seat on 托管 because its player stepped away keeps playing `easy`
+unless the table asks otherwise. `command_for` is what a table's clock sends for a bot seat."""
 
 from __future__ import annotations
 
@@ -25,6 +26,23 @@ def check_level(level: str) -> str:
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}; levels: {', '.join(LEVELS)}")
     return level
+
+
+def bot_id(base: str, level: str) -> str:
+    """A bot seat's player id (`base` = "bot-<rest>") naming `level` when above the default:
+    "bot-strong-<rest>". The id is what a table records of its bot seats, so a table replays
+    with the level it was played at, and ids from before levels read as the default."""
+    check_level(level)
+    if level == DEFAULT_LEVEL:
+        return base
+    prefix, _, rest = base.partition("-")
+    return f"{prefix}-{level}-{rest}"
+
+
+def level_of(player_id: str) -> str:
+    """The level a bot seat's id names (the default when it names none)."""
+    parts = player_id.split("-", 2)
+    return parts[1] if len(parts) > 2 and parts[1] in LEVELS else DEFAULT_LEVEL
 
 
 def bot(ruleset: AnyRuleset, level: str) -> Bot:
