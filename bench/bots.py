@@ -151,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     hands = 100 if args.quick else args.hands
     games = [g for g in args.games.split(",") if g]
-    figures: dict[str, Any] = {"hands_per_matchup": hands}
+    figures: dict[str, Any] = {"hands_per_matchup": hands, "seed": args.seed}
     rows = []
     timings: list[int] = []
     for game in games:
@@ -163,17 +163,17 @@ def main(argv: list[str] | None = None) -> int:
             sw, ow = rate(run.strong.wins), rate(run.others.wins)
             sp, op = mean(run.strong.points), mean(run.others.points)
             sd, od = rate(run.strong.deal_ins), rate(run.others.deal_ins)
-            figures[f"{key}_win_rate_{game}"] = [_r(x) for x in sw]
-            figures[f"{key}_opponent_win_rate_{game}"] = [_r(x) for x in ow]
-            figures[f"{key}_points_per_hand_{game}"] = [_r(x) for x in sp]
-            figures[f"{key}_opponent_points_per_hand_{game}"] = [_r(x) for x in op]
-            figures[f"{key}_deal_in_rate_{game}"] = [_r(x) for x in sd]
-            figures[f"{key}_opponent_deal_in_rate_{game}"] = [_r(x) for x in od]
-            # The ratio's interval: strong's low bound over the opponents' high bound, and back.
+            for name, (value, low, high) in (("win_rate", sw), ("opponent_win_rate", ow),
+                                             ("points_per_hand", sp), ("opponent_points_per_hand", op),
+                                             ("deal_in_rate", sd), ("opponent_deal_in_rate", od)):
+                figures[f"{key}_{name}_{game}"] = _r(value)
+                figures[f"{key}_{name}_{game}_low95"] = _r(low)
+                figures[f"{key}_{name}_{game}_high95"] = _r(high)
+            # The ratio (none when the opponents never won) and a bound that holds at 95 %:
+            # strong's low bound over the opponents' high bound.
             ratio = sw[0] / ow[0] if ow[0] else None
-            low = sw[1] / ow[2] if ow[2] else None
             figures[f"{key}_win_ratio_{game}"] = _r(ratio) if ratio is not None else None
-            figures[f"{key}_win_ratio_low95_{game}"] = _r(low) if low is not None else None
+            figures[f"{key}_win_ratio_{game}_low95"] = _r(sw[1] / ow[2]) if ow[2] else None
             rows.append([game, opponent, f"{sw[0]:.3f} [{sw[1]:.3f},{sw[2]:.3f}]",
                          f"{ow[0]:.3f}", "-" if ratio is None else f"{ratio:.2f}",
                          f"{sp[0]:+.2f} [{sp[1]:+.2f},{sp[2]:+.2f}]", f"{op[0]:+.2f}",
@@ -182,7 +182,10 @@ def main(argv: list[str] | None = None) -> int:
         for level in ("easy", "strong"):
             print(f"bots koudian: four {level}, {hands} hands ...", file=sys.stderr, flush=True)
             run = play("koudian", (level,) * 4, level, hands, args.seed + 1, timed=False)
-            figures[f"drawn_share_all_{level}_koudian"] = [_r(x) for x in rate([1] * run.drawn + [0] * (run.hands - run.drawn))]
+            share, low, high = rate([1] * run.drawn + [0] * (run.hands - run.drawn))
+            figures[f"drawn_share_all_{level}_koudian"] = _r(share)
+            figures[f"drawn_share_all_{level}_koudian_low95"] = _r(low)
+            figures[f"drawn_share_all_{level}_koudian_high95"] = _r(high)
     if timings:
         ms = sorted(t / 1e6 for t in timings)
         figures["decision_ms_p50"] = _r(ms[len(ms) // 2])
@@ -192,7 +195,8 @@ def main(argv: list[str] | None = None) -> int:
                  "their points", "strong deal-in", "their deal-in"], rows))
     for k in ("drawn_share_all_easy_koudian", "drawn_share_all_strong_koudian", "decision_ms_p50", "decision_ms_p99"):
         if k in figures:
-            print(f"{k}: {figures[k]}")
+            print(f"{k}: {figures[k]} [{figures.get(k + '_low95', '')}, {figures.get(k + '_high95', '')}]"
+                  if k + "_low95" in figures else f"{k}: {figures[k]}")
     print(f"wrote {write('bots', figures)}")
     return 0
 

@@ -37,11 +37,20 @@ def _one(view: Any, h: Hand, t: int) -> float:
 
 @dataclass
 class Hand:
-    """The seat's concealed tiles without wilds, its wilds and its melds."""
+    """The seat's concealed tiles without wilds, its wilds and its melds; `worths` remembers,
+    for this one decision, what each wait of each 13-tile hand tried is worth."""
 
     c: list[int]
     wilds: int
     melds: int
+    worths: dict[tuple[int, ...], float] = field(default_factory=dict)
+
+    def wait_worth(self, view: Any, profile: Profile, t: int) -> float:
+        key = (*self.c, self.wilds, t)
+        known = self.worths.get(key)
+        if known is None:
+            known = self.worths[key] = profile.wait_worth(view, self, t)
+        return known
 
 
 @dataclass(frozen=True)
@@ -92,7 +101,7 @@ def play(view: Any, legal: Sequence[Any], rng: random.Random, profile: Profile) 
 
 def _ready_worth(view: Any, h: Hand, t: int, left: Sequence[int], profile: Profile) -> float:
     h.c[t] -= 1
-    w = sum(left[x] * profile.wait_worth(view, h, x) for x in waits(h.c, h.wilds, h.melds) if left[x])
+    w = sum(left[x] * h.wait_worth(view, profile, x) for x in waits(h.c, h.wilds, h.melds) if left[x])
     h.c[t] += 1
     return w
 
@@ -103,7 +112,7 @@ def evaluate(view: Any, h: Hand, t: int, left: Sequence[int], profile: Profile) 
     h.c[t] -= 1
     s = profile.shanten(h.c, h.wilds, h.melds)
     if s <= 0:
-        worth = sum(left[x] * profile.wait_worth(view, h, x) for x in waits(h.c, h.wilds, h.melds) if left[x])
+        worth = sum(left[x] * h.wait_worth(view, profile, x) for x in waits(h.c, h.wilds, h.melds) if left[x])
         if worth == 0 and s == 0:
             s = 1  # ready on nothing it may win with: as good as one step away
     else:
