@@ -68,6 +68,7 @@ class Profile:
 
 
 def split(view: Any, profile: Profile) -> Hand:
+    """The seat's hand as the player counts it: wilds set apart."""
     c = counts(view.hand)
     wild = profile.wild(view)
     wilds = 0
@@ -86,7 +87,7 @@ def play(view: Any, legal: Sequence[Any], rng: random.Random, profile: Profile) 
     against = safety.threats(view)
     discards = [a for a in legal if isinstance(a, Discard)]
     if not discards:
-        return _claim(view, legal, h, left, against, profile)
+        return _claim(view, legal, h, against, profile)
     ready = [a for a in legal if isinstance(a, DeclareReady)]
     if ready and profile.declares_ready:
         worth, best = max(((_ready_worth(view, h, a.tile, left, profile), -a.tile), a) for a in ready)
@@ -134,7 +135,7 @@ def best_discard(view: Any, h: Hand, discards: Sequence[Discard], left: Sequence
         h.c[t] += 1
     floor = min(shanten_of.values())
     # Without a threat only the tiles tied at the lowest shanten need their 受入 counted.
-    tried = kinds if against else [t for t in kinds if shanten_of[t] <= floor + 0]
+    tried = kinds if against else [t for t in kinds if shanten_of[t] == floor]
     scored: list[tuple[float, int, int, float, int]] = []
     total = max(1, sum(left))
     for t in tried:
@@ -183,8 +184,9 @@ def _after_claim(h: Hand, removed: Sequence[int], profile: Profile) -> int:
     return best
 
 
-def _claim(view: Any, legal: Sequence[Any], h: Hand, left: Sequence[int], against: Sequence[int],
+def _claim(view: Any, legal: Sequence[Any], h: Hand, against: Sequence[int],
            profile: Profile) -> Any:
+    """The claim that takes the hand closest (see the module docstring), else Pass."""
     now = profile.shanten(h.c, h.wilds, h.melds)
     folding = bool(against) and now >= 2
     passing = next((a for a in legal if isinstance(a, Pass)), legal[0])
