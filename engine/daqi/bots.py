@@ -10,11 +10,13 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from engine.bots.levels import easy
 from engine.daqi.bidding import bid_rank, bid_suit
 from engine.daqi.cards import Card
 from engine.daqi.choices import cheapest, safe_bury
 from engine.daqi.commands import Bid, Bury, Pass, PlayCards
 from engine.daqi.points import POINTS
+from engine.daqi.strong_bot import strong_bot
 from engine.daqi.trick import winning_index
 from engine.daqi.trumps import TRUMP, Trumps
 
@@ -131,4 +133,4 @@ def _follow(view: Any, plays: Sequence[tuple[Card, ...]]) -> tuple[Card, ...]:
     return cheapest(plays, trumps)
 
 
-BOTS = {"random": random_bot, "greedy": greedy_bot}
+BOTS = {"random": random_bot, "greedy": greedy_bot, "easy": easy, "normal": greedy_bot, "strong": strong_bot}

@@ -98,13 +98,17 @@ def _combine(a: Best, b: Best) -> Best:
     return tuple(out)
 
 
-def shanten(counts34: Sequence[int], wilds: int = 0, melds: int = 0) -> int:
-    """Tiles short of ready for a 13- or 14-tile hand (after `melds`): -1 complete, 0 ready."""
-    if not 0 <= wilds <= MAX_WILDS:
-        raise ValueError(f"wilds must be 0..{MAX_WILDS}, got {wilds}")
+def placed(counts34: Sequence[int], sets: int, pair: bool) -> int:
+    """The most natural tiles `sets` set slots (and a pair slot, with `pair`) can hold."""
     best = _combine(
         _combine(_suit(bytes(counts34[0:9]), True), _suit(bytes(counts34[9:18]), True)),
         _combine(_suit(bytes(counts34[18:27]), True), _suit(bytes(sorted(counts34[27:34])), False)),
     )
-    placed = best[(4 - melds) * 2 + 1]
-    return 14 - 3 * melds - placed - wilds - 1
+    return best[sets * 2 + pair]
+
+
+def shanten(counts34: Sequence[int], wilds: int = 0, melds: int = 0) -> int:
+    """Tiles short of ready for a 13- or 14-tile hand (after `melds`): -1 complete, 0 ready."""
+    if not 0 <= wilds <= MAX_WILDS:
+        raise ValueError(f"wilds must be 0..{MAX_WILDS}, got {wilds}")
+    return 14 - 3 * melds - placed(counts34, 4 - melds, True) - wilds - 1

@@ -13,6 +13,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.bots import mahjong
+from engine.bots.levels import easy
+from engine.bots.pair258 import shanten_258
 from engine.core.contract import Bot
 from engine.mahjong.actions import Chow, Discard, Kong, Pass, Pong, Win
 from engine.mahjong.bots import keep_value, random_bot
@@ -29,6 +32,14 @@ def _split(view: Any) -> tuple[list[int], int, int]:
     return c, min(wilds, 4), len(view.melds[view.seat])
 
 
+def _laid_out(view: Any, legal: Sequence[Any], wilds: int) -> Any:
+    """The kong that lays out a skin, or a 赖子 past the first, if one is legal."""
+    for k in legal:
+        if isinstance(k, Kong) and (k.tile in view.skins or (k.tile == view.laizi and wilds >= 2)):
+            return k
+    return None
+
+
 def greedy_bot(view: Any, legal: Sequence[Any], rng: random.Random) -> Any:
     """See the module docstring."""
     for a in legal:
@@ -38,10 +49,10 @@ def greedy_bot(view: Any, legal: Sequence[Any], rng: random.Random) -> Any:
     discards = [a for a in legal if isinstance(a, Discard)]
     if not discards:
         return _claim(c, wilds, melds, legal)
+    laid = _laid_out(view, legal, wilds)
+    if laid is not None:
+        return laid
     kongs = [a for a in legal if isinstance(a, Kong)]
-    for k in kongs:
-        if k.tile in view.skins or (k.tile == view.laizi and wilds >= 2):
-            return k
     ordinary = [a for a in discards if a.tile != view.laizi and a.tile not in view.skins]
     if not ordinary:
         return discards[0]
@@ -110,4 +121,25 @@ def _best_discard(c: list[int], wilds: int, melds: int, discards: list[Any], rng
     return min(scored, key=lambda sa: sa[0])[1]
 
 
-BOTS: Mapping[str, Bot] = {"random": random_bot, "greedy": greedy_bot}
+PROFILE = mahjong.Profile(
+    wild=lambda view: view.laizi,
+    shanten=shanten_258,
+    eager_claims=True,
+    untouchable=lambda view: frozenset(view.skins) | ({view.laizi} if view.laizi is not None else set()),
+)
+
+
+def strong_bot(view: Any, legal: Sequence[Any], rng: random.Random) -> Any:
+    """engine.bots.mahjong's player told wuhan's rules: the 赖子 is wild and never thrown, skins
+    and a second 赖子 are laid out at once (as the greedy bot does), the pair must be a 2, 5 or 8
+    for a 小胡, and it claims whatever keeps the hand as close to ready: a closed hand never wins
+    and each 开口 doubles what the losers pay, which is how a hand reaches 起胡."""
+    if not any(isinstance(a, Win) for a in legal):
+        laid = _laid_out(view, legal, _split(view)[1])
+        if laid is not None:
+            return laid
+    return mahjong.play(view, legal, rng, PROFILE)
+
+
+BOTS: Mapping[str, Bot] = {"random": random_bot, "greedy": greedy_bot,
+                           "easy": easy, "normal": greedy_bot, "strong": strong_bot}

@@ -1,6 +1,6 @@
 """The public queues, from `config/queues.toml` (or the file QIPAI_QUEUES_FILE names): one queue
-per (ruleset, options preset, stake tier), each with its bot-fill wait, reconnect grace and
-rating band.
+per (ruleset, options preset, stake tier), each with its bot-fill wait and bot level, reconnect
+grace and rating band.
 
 Reading the file does not import the rulesets (a mahjong ruleset takes seconds to load its
 tables, and the service must answer health checks at once): `SEATS` gives each table's size,
@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import rulesets
+from engine.bots.levels import DEFAULT_LEVEL, LEVELS
 from engine.chips import Stakes, split_options
 
 DEFAULT_FILE = Path(__file__).resolve().parents[2] / "config" / "queues.toml"
@@ -39,6 +40,7 @@ class QueueSpec:
     band_start: int
     band_widen_per_s: int
     band_max: int
+    bot_level: str = DEFAULT_LEVEL  # how the bots that fill its tables play (engine.bots.levels)
 
     @property
     def name(self) -> str:
@@ -101,9 +103,12 @@ def parse_queues(data: dict[str, Any], where: str = "queues") -> QueuesConfig:
                               int(float(local.get("bot_fill_after_s", 20)) * 1000),
                               int(float(local.get("grace_s", 15)) * 1000),
                               int(local.get("band_start", 100)), int(local.get("band_widen_per_s", 25)),
-                              int(local.get("band_max", 1000)))
+                              int(local.get("band_max", 1000)), str(local.get("bot_level", DEFAULT_LEVEL)))
                 if "/" in preset or "/" in tier or q.grace_ms < 0 or q.bot_fill_after_ms < 0:
                     raise QueuesConfigError(f"{where}: {q.name}: names have no '/', waits are >= 0")
+                if q.bot_level not in LEVELS:
+                    raise QueuesConfigError(f"{where}: {q.name}: bot_level is one of {', '.join(LEVELS)}, "
+                                            f"not {q.bot_level!r}")
                 queues[q.name] = q
     if not queues:
         raise QueuesConfigError(f"{where}: no queues")

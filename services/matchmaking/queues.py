@@ -266,7 +266,8 @@ class Matchmaker:
 
         try:
             seated = await self.seating.seat_match(match.match_id, spec.ruleset, spec.options,
-                                                   spec.stakes, players, before_rollback=failed)
+                                                   spec.stakes, players, before_rollback=failed,
+                                                   bot_level=spec.bot_level)
         except SeatRefused as refused:
             n = match.players.index(refused.player_id) if refused.player_id in match.players else -1
             reason = INSUFFICIENT_CHIPS if refused.reason == INSUFFICIENT_CHIPS else refused.reason

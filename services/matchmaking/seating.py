@@ -17,6 +17,8 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.bots import levels
+from engine.bots.levels import DEFAULT_LEVEL
 from engine.chips import Stakes
 from engine.table import BOT_PREFIX
 
@@ -31,9 +33,10 @@ class Seated:
     seats: tuple[str, ...]  # who sits in each seat: the players, and bot ids where bots sit
 
 
-def bot_id(match_id: str, seat: int) -> str:
-    """The bot seated in `seat` of a match (distinct per table, so never a player's)."""
-    return f"{BOT_PREFIX}{match_id[-12:]}-{seat}"
+def bot_id(match_id: str, seat: int, level: str = DEFAULT_LEVEL) -> str:
+    """The bot seated in `seat` of a match (distinct per table, so never a player's). A level
+    above the 托管 default is part of the id (engine.bots.levels.bot_id), which the table records."""
+    return levels.bot_id(f"{BOT_PREFIX}{match_id[-12:]}-{seat}", level)
 
 
 def table_options(options: Mapping[str, Any], stakes: Stakes, bots: bool = True) -> dict[str, Any]:
@@ -53,13 +56,13 @@ class Seating:
 
     async def seat_match(self, match_id: str, ruleset: str, options: Mapping[str, Any],
                          stakes: Stakes, players: Sequence[str | None], *,
-                         before_rollback: Callable[[SeatRefused], Awaitable[None]] | None = None
-                         ) -> Seated:
-        """Create the match's table and seat `players` in order (None: a bot); raises
+                         before_rollback: Callable[[SeatRefused], Awaitable[None]] | None = None,
+                         bot_level: str = DEFAULT_LEVEL) -> Seated:
+        """Create the match's table and seat `players` in order (None: a bot of `bot_level`); raises
         SeatRefused (after standing the seated players up again) when one cannot sit.
         `before_rollback` runs first then, so a caller can record that the match failed."""
         table_id = await self.game.create_table(match_id, ruleset, table_options(options, stakes, bots=None in players))
-        occupants = tuple(p if p is not None else bot_id(match_id, s) for s, p in enumerate(players))
+        occupants = tuple(p if p is not None else bot_id(match_id, s, bot_level) for s, p in enumerate(players))
         # Bots first: each is ready on sitting, and the last player's Ready deals the first hand.
         # A player's sit takes their seat reservation (one live matchmade table each, taken by
         # the game with the buy-in): a player already seated elsewhere is refused here.

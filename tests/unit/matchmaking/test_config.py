@@ -8,6 +8,7 @@ import dataclasses
 import pytest
 
 from engine import rulesets
+from engine.bots.levels import level_of
 from services.matchmaking.config import (
     SEATS,
     QueuesConfigError,
@@ -15,6 +16,7 @@ from services.matchmaking.config import (
     parse_queues,
     problems,
 )
+from services.matchmaking.seating import bot_id
 
 
 def test_the_shipped_queues_offer_every_ruleset_and_every_preset_is_valid_for_its_ruleset():
@@ -53,3 +55,24 @@ def test_the_band_widens_with_the_wait_up_to_its_most():
     spec = dataclasses.replace(load_queues().queues["daqi/standard/bronze"], band_start=100,
                                band_widen_per_s=50, band_max=400)
     assert [spec.band(ms) for ms in (0, 999, 1000, 4000, 60_000)] == [100, 149, 150, 300, 400]
+
+
+def test_a_queue_names_the_level_of_the_bots_that_fill_its_tables():
+    base = {"rulesets": {"koudian": {"presets": {"standard": {}}, "tiers": {"bronze": {"stake": 1}}}}}
+    assert parse_queues(base).queues["koudian/standard/bronze"].bot_level == "easy"
+    chosen = parse_queues({**base, "defaults": {"bot_level": "strong"}})
+    assert chosen.queues["koudian/standard/bronze"].bot_level == "strong"
+
+
+def test_an_unknown_bot_level_is_refused_naming_the_levels():
+    bad = {"defaults": {"bot_level": "hard"},
+           "rulesets": {"koudian": {"presets": {"standard": {}}, "tiers": {"bronze": {"stake": 1}}}}}
+    with pytest.raises(QueuesConfigError, match="easy, normal, strong"):
+        parse_queues(bad)
+
+
+def test_a_bot_seat_s_id_names_its_level_and_old_ids_read_as_easy():
+    assert bot_id("m-0123456789ab", 2) == "bot-0123456789ab-2"
+    assert bot_id("m-0123456789ab", 2, "strong") == "bot-strong-0123456789ab-2"
+    assert level_of(bot_id("m-0123456789ab", 2, "strong")) == "strong"
+    assert level_of("bot-m1-1") == "easy"
