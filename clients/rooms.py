@@ -17,12 +17,15 @@ def _stub(player: Player) -> matchmaking_pb2_grpc.MatchmakingStub:
 
 
 async def create_room(player: Player, ruleset: str, options: dict[str, Any] | None = None,
-                      stake: int = 0, rounds: int = 0, auto_start: bool = True) -> matchmaking_pb2.Room:
-    """A new room with `player` as host in the first seat."""
+                      stake: int = 0, rounds: int = 0, auto_start: bool = True,
+                      bots: str = "") -> matchmaking_pb2.Room:
+    """A new room with `player` as host in the first seat; `bots`, a level, fills the seats
+    nobody holds at the start with bots (a practice room)."""
     struct = struct_pb2.Struct()
     struct.update(options or {})
     request = matchmaking_pb2.CreateRoomRequest(ruleset=ruleset, options=struct, stake=stake, rounds=rounds,
-                                                request_id=uuid.uuid4().hex, auto_start=auto_start)
+                                                request_id=uuid.uuid4().hex, auto_start=auto_start,
+                                                bots=bots)
     reply: matchmaking_pb2.Room = await _stub(player).CreateRoom(request, metadata=player.metadata)
     return reply
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import rulesets
+from engine.bots import levels
 from engine.chips import MAX_CHIPS, split_options
 from services.errors import Forbidden, Invalid, NotFound, Refused
 
@@ -76,6 +77,8 @@ class Settings:
     stake: int
     rounds: int
     seats: int
+    bots: str = ""
+    """The level of the bots that take the seats nobody holds at the start; "": players only."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,8 +121,9 @@ class Room:
 
     @property
     def ready_to_start(self) -> bool:
-        """Every seat taken and every member ready."""
-        return self.state is RoomState.OPEN and self.full and all(m.ready for m in self.members)
+        """Every seat taken (or bots to take the free ones) and every member ready."""
+        return (self.state is RoomState.OPEN and (self.full or bool(self.settings.bots))
+                and all(m.ready for m in self.members))
 
     def expired(self, now_ms: int) -> bool:
         return self.state is not RoomState.CLOSED and now_ms >= self.expires_at_ms
@@ -130,10 +134,15 @@ class Room:
         return self.state is not RoomState.CLOSED
 
 
-def settings(ruleset: str, options: Mapping[str, Any], stake: int, rounds: int) -> Settings:
+def settings(ruleset: str, options: Mapping[str, Any], stake: int, rounds: int,
+             bots: str = "") -> Settings:
     """The settings, checked as CreateTable checks a new table's: BadRoomSettings naming the
     option (and its range) that is wrong. `stake` is the chips each seat buys in with; 0 makes
-    a free room (练习场): nobody buys in and no hand moves chips."""
+    a free room (练习场): nobody buys in and no hand moves chips. `bots`, a level, fills the
+    seats nobody holds at the start with bots of that level."""
+    if bots and bots not in levels.LEVELS:
+        raise BadRoomSettings(f"bots is '' (players only) or a level: {', '.join(levels.LEVELS)}; "
+                              f"not {bots[:32]!r}")
     try:
         rs = rulesets.get(ruleset)
     except rulesets.UnknownRuleset as exc:
@@ -161,7 +170,7 @@ def settings(ruleset: str, options: Mapping[str, Any], stake: int, rounds: int) 
     except (ValueError, TypeError) as exc:
         raise BadRoomSettings(f"options: {exc}") from None
     return Settings(ruleset, overrides, stake, int(getattr(checked, ROUNDS_OPTION, rounds)),
-                    rs.seats(checked))
+                    rs.seats(checked), bots)
 
 
 def new_room(code: str, room_id: str, host: str, chosen: Settings, auto_start: bool,
@@ -271,7 +280,7 @@ def begin_start(room: Room, by: str | None, now_ms: int, expiry_ms: int, lease_m
         return _changed(room, now_ms, expiry_ms, start_until_ms=now_ms + lease_ms)
     _open(room)
     if not room.ready_to_start:
-        waiting = room.settings.seats - len(room.members)
+        waiting = 0 if room.settings.bots else room.settings.seats - len(room.members)
         unready = [m.player_id for m in room.members if not m.ready]
         why = (f"{waiting} seat(s) free" if waiting else "") + (
             f"{'; ' if waiting else ''}not ready: {', '.join(unready)}" if unready else "")
@@ -332,7 +341,7 @@ def dumps(room: Room) -> str:
     return json.dumps({
         "code": room.code, "room_id": room.room_id, "host": room.host,
         "settings": {"ruleset": s.ruleset, "options": dict(s.options), "stake": s.stake,
-                     "rounds": s.rounds, "seats": s.seats},
+                     "rounds": s.rounds, "seats": s.seats, "bots": s.bots},
         "auto_start": room.auto_start,
         "members": [[m.player_id, m.seat, m.ready] for m in room.members],
         "state": room.state.value, "version": room.version, "expires_at_ms": room.expires_at_ms,
@@ -347,7 +356,8 @@ def loads(text: str | bytes) -> Room:
     d = json.loads(text)
     s = d["settings"]
     return Room(d["code"], d["room_id"], d["host"],
-                Settings(s["ruleset"], s["options"], s["stake"], s["rounds"], s["seats"]),
+                Settings(s["ruleset"], s["options"], s["stake"], s["rounds"], s["seats"],
+                         s.get("bots", "")),
                 d["auto_start"], tuple(Member(p, seat, ready) for p, seat, ready in d["members"]),
                 RoomState(d["state"]), d["version"], d["expires_at_ms"], d["starting"],
                 d["table_id"], d["closed_reason"], d["created_ms"], d.get("start_until_ms", 0),

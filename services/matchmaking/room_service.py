@@ -46,10 +46,10 @@ MAX_REQUEST_ID = 128
 
 class Seat(Protocol):
     """Makes a started room's table: creates it (idempotently, keyed by `match_id`) and seats and
-    buys in `players` in seat order; the table id."""
+    buys in `players` in seat order (None: a bot of level `bots` takes that seat); the table id."""
 
     def __call__(self, match_id: str, ruleset: str, options: Mapping[str, Any], stake: int,
-                 players: Sequence[str]) -> Awaitable[str]: ...
+                 players: Sequence[str | None], bots: str) -> Awaitable[str]: ...
 
 
 class CannotSit(Refused):
@@ -76,11 +76,12 @@ class RoomService:
 
     # -- the RPCs -------------------------------------------------------------------------
     async def create(self, host: str, ruleset: str, options: Mapping[str, Any], stake: int,
-                     rounds: int, auto_start: bool = True, request_id: str = "") -> Room:
+                     rounds: int, auto_start: bool = True, request_id: str = "",
+                     bots: str = "") -> Room:
         """A new room with `host` in the first seat; the same `request_id` makes one room."""
         if len(request_id) > MAX_REQUEST_ID or not request_id.isprintable():
             raise BadRoomSettings(f"request_id is at most {MAX_REQUEST_ID} printable characters")
-        chosen = rules.settings(ruleset, options, stake, rounds)
+        chosen = rules.settings(ruleset, options, stake, rounds, bots)
         key = f"{host}:{request_id}" if request_id else ""
         if key:
             made = await self._made_by(key)
@@ -150,8 +151,8 @@ class RoomService:
                                   lambda r, now: rules.kick(r, host, player_id, now, self.expiry_ms))
 
     async def change(self, host: str, code_text: str, options: Mapping[str, Any] | None,
-                     stake: int | None, rounds: int | None) -> Room:
-        """The host's new options (replacing the old ones when given), stake or rounds."""
+                     stake: int | None, rounds: int | None, bots: str | None = None) -> Room:
+        """The host's new options (replacing the old ones when given), stake, rounds or bots."""
         code = _code(code_text)
 
         def apply(room: Room, now: int) -> Room:
@@ -167,7 +168,7 @@ class RoomService:
             else:
                 new_rounds = old.rounds
             chosen = rules.settings(old.ruleset, new_options, old.stake if stake is None else stake,
-                                    new_rounds)
+                                    new_rounds, old.bots if bots is None else bots)
             return rules.change(room, host, chosen, now, self.expiry_ms)
 
         return await self._update(code, apply)
@@ -348,9 +349,13 @@ class RoomService:
         another process began makes the same table and buys nobody in twice."""
         code, s = room.code, room.settings
         players = [m.player_id for m in sorted(room.members, key=lambda m: m.seat)]
+        # Bots take the seats nobody holds; members keep the seats they joined in.
+        by_seat: list[str | None] = [None] * s.seats
+        for m in room.members:
+            by_seat[m.seat] = m.player_id
         renewing = asyncio.create_task(self._renew(room))
         try:
-            table_id = await self.seat(room.match_id, s.ruleset, s.options, s.stake, players)
+            table_id = await self.seat(room.match_id, s.ruleset, s.options, s.stake, by_seat, s.bots)
         except CannotSit as exc:
             short = (exc.player_id,)
             await self._update(code, lambda r, now: rules.start_failed(r, short, now, self.expiry_ms))

@@ -15,6 +15,7 @@ from typing import Any
 
 from google.protobuf import struct_pb2
 
+from engine.bots.levels import DEFAULT_LEVEL
 from engine.chips import Stakes, split_options
 from protocol import wire
 from qipai.v1 import matchmaking_pb2 as pb
@@ -47,7 +48,7 @@ def room_message(room: Room) -> pb.Room:
                  for m in sorted(room.members, key=lambda m: m.seat)],
         state=STATES[room.state], table_id=room.table_id, expires_at_ms=room.expires_at_ms,
         closed_reason=room.closed_reason, version=room.version, auto_start=room.auto_start,
-        starting=room.starting)
+        starting=room.starting, bots=room.settings.bots)
 
 
 def _options(request: Any) -> dict[str, Any]:
@@ -69,16 +70,18 @@ class Rooms:
         self.service = RoomService(store, self.live, self._seat, chosen, clock_ms)
 
     async def _seat(self, match_id: str, ruleset: str, options: Mapping[str, Any], stake: int,
-                    players: Sequence[str]) -> str:
+                    players: Sequence[str | None], bots: str) -> str:
         """The room's table: its options, and each member buying in with the room's stake
-        (0: a free table, where nobody buys in and no hand moves chips)."""
+        (0: a free table, where nobody buys in and no hand moves chips); bots of level `bots`
+        in the seats nobody holds."""
         chips, rest = split_options(options)
         if stake:
             stakes = dataclasses.replace(chips, buy_in=stake)
         else:
             stakes = Stakes(stake=0, buy_in=0, score_minimisation=chips.score_minimisation)
         try:
-            seated = await self.seating.seat_match(match_id, ruleset, rest, stakes, list(players))
+            seated = await self.seating.seat_match(match_id, ruleset, rest, stakes, list(players),
+                                                   bot_level=bots or DEFAULT_LEVEL)
         except SeatRefused as exc:
             raise CannotSit(f"{exc.player_id} cannot sit: {exc.detail}", exc.player_id) from None
         return seated.table_id
@@ -106,7 +109,7 @@ class Rooms:
         auto_start = request.auto_start if request.HasField("auto_start") else True
         return room_message(await self.service.create(
             me.player_id, request.ruleset, _options(request), request.stake, request.rounds,
-            auto_start, request.request_id))
+            auto_start, request.request_id, request.bots))
 
     async def join_room(self, me: Identity, request: pb.JoinRoomRequest, peer: str) -> pb.Room:
         return room_message(await self.service.join(me.player_id, request.code, peer))
@@ -126,7 +129,8 @@ class Rooms:
             me.player_id, request.code,
             _options(request) if request.HasField("options") else None,
             request.stake if request.HasField("stake") else None,
-            request.rounds if request.HasField("rounds") else None))
+            request.rounds if request.HasField("rounds") else None,
+            request.bots if request.HasField("bots") else None))
 
     async def start_room(self, me: Identity, request: pb.RoomRequest) -> pb.Room:
         return room_message(await self.service.start(me.player_id, request.code))

@@ -93,6 +93,23 @@ async def test_room_lifecycle_create_join_kick_change_options_and_start(start_se
         assert late.code() == grpc.StatusCode.FAILED_PRECONDITION
 
 
+async def test_a_practice_room_starts_with_its_host_alone_and_bots_of_its_level_in_the_free_seats(
+        start_server, backend_env):
+    server = start_server(backend_env)
+    async with channel(server.address) as chan:
+        (ann,) = await guests(chan, "ann")
+        room = await rooms.create_room(ann, "koudian", QUICK, bots="strong")
+        assert room.bots == "strong" and room.state == OPEN
+        started = await rooms.set_ready(ann, room.code)  # auto_start: everyone present is ready
+        assert started.state == STARTED, started
+        view = await ann.view(started.table_id)
+        assert view.seat == 0 and view.status == "in_hand"
+        bots = list(view.players)[1:]
+        assert len(bots) == 3 and all(p.startswith("bot-strong-") for p in bots)
+        bad = await refused(rooms.create_room(ann, "koudian", bots="grandmaster"))
+        assert bad.code() == grpc.StatusCode.INVALID_ARGUMENT and "strong" in bad.details()
+
+
 async def test_a_wrong_code_is_not_found_and_a_malformed_one_invalid(start_server, backend_env):
     server = start_server(backend_env)
     async with channel(server.address) as chan:

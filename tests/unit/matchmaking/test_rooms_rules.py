@@ -161,6 +161,21 @@ def test_a_room_starts_only_with_every_seat_taken_and_ready():
     assert starting.starting and starting.state is RoomState.OPEN
 
 
+def test_a_room_with_bots_starts_before_it_is_full_once_its_members_are_ready():
+    practice = rules.join(rules.new_room("123456", "room-1", "ann", rules.settings("koudian", {}, 0, 0, "strong"),
+                                         True, T0, EXPIRY), "bob", T0 + 1, EXPIRY)
+    with pytest.raises(NotReadyToStart, match="not ready: ann, bob"):
+        rules.begin_start(practice, "ann", T0 + 2, EXPIRY, LEASE)
+    starting = rules.begin_start(all_ready(practice), "ann", T0 + 30, EXPIRY, LEASE)
+    assert starting.starting and starting.settings.bots == "strong"
+    assert rules.loads(rules.dumps(starting)) == starting
+
+
+def test_a_rooms_bots_are_a_level_it_knows():
+    with pytest.raises(BadRoomSettings, match="easy, normal, strong"):
+        rules.settings("koudian", {}, 0, 0, "grandmaster")
+
+
 def test_only_the_host_may_start():
     with pytest.raises(NotHost):
         rules.begin_start(all_ready(full_room()), "bob", T0 + 30, EXPIRY, LEASE)
