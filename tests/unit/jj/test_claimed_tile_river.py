@@ -163,7 +163,7 @@ def test_an_old_record_without_the_option_replays_as_it_was_played():
             for key, value in OLD_RULES.items():
                 assert data["options"].pop(key) == value
         stored.append(decode(name, schema, data))
-    assert stored[0].options == RULESET.options({"wild": "none", "min_fan": 0, "claim_window": 2, **OLD_RULES})
+    assert stored[0].options == RULESET.new_options({"wild": "none", "min_fan": 0, **OLD_RULES})
     assert fold(RULESET, stored) == played.state
     chowed = next(n for n, ev in enumerate(stored) if isinstance(ev, Chowed))
     assert rivers(fold(RULESET, stored[: chowed + 1]))[0] == "3s"
