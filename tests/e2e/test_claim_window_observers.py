@@ -214,8 +214,8 @@ async def play(address: str, case: Case, deal: dict[str, Any], claimant_passes_a
                 claims_next = follows[0] != mover and (follows[1] == "pong" or follows[1:] == ("kong", what))
                 if move in ("discard", "kong") and not claims_next:  # everyone passes: it closes at once
                     for other in range(4):
-                        if other != mover:
-                            await players[other].act(table_id, action(case.ruleset, "pass"))
+                        if other != mover:  # (a table closing windows at once has nothing to pass on)
+                            await _answer(players[other].act(table_id, action(case.ruleset, "pass")))
             before_window = await _last_version(admin, table_id)
             await players[seat].act(table_id, action(case.ruleset, kind, tile))
             opened = time.monotonic()
