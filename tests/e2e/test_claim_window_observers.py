@@ -20,10 +20,10 @@ import json
 import re
 import time
 import uuid
-from datetime import datetime
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 import grpc
