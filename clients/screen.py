@@ -433,24 +433,31 @@ def _daqi_result(screen: Screen, d: dict[str, Any]) -> list[str]:
 # -- the table ---------------------------------------------------------------------------------
 
 def _timed_out(screen: Screen, d: dict[str, Any]) -> list[str]:
-    if d["seat"] != screen.seat or not d.get("streak", 0):
+    if d["seat"] != screen.seat:
         return []
-    if d.get("claim"):  # told to this seat alone: who is asked in a claim window is hidden
-        return ["you let a claim window pass: the server answered for you" +
-                (" (two in a row: it answers your claim windows until you act)" if d["streak"] >= 2 else "")]
     return ["you ran out of time: the server played for you" +
             (" (two in a row: auto-play is on until you act or take your seat back)"
-             if d["streak"] >= 2 else "")]
+             if d.get("streak", 0) >= 2 else "")]
+
+
+def _claim_timed_out(screen: Screen, d: dict[str, Any]) -> list[str]:
+    if not d.get("streak", 0):  # told to this seat alone: who is asked in a claim window is hidden
+        return []
+    return ["you let a claim window pass: the server answered for you" +
+            (" (two in a row: it answers your claim windows until you act)" if d["streak"] >= 2 else "")]
 
 
 def _auto_play(screen: Screen, d: dict[str, Any]) -> list[str]:
     on = d.get("on", True)
-    if d.get("claim"):
-        return ["the server answers your claim windows until you act" if on else "your claim windows are yours again"]
     line = f"auto-play (托管) {'on' if on else 'off'} for {screen.who(d['seat'])}"
     if d["seat"] == screen.seat:
         line += f" — {TAKE_BACK_HINT}" if on else ": your seat is yours again"
     return [line]
+
+
+def _claim_auto_play(screen: Screen, d: dict[str, Any]) -> list[str]:
+    return ["the server answers your claim windows until you act" if d.get("on", True)
+            else "your claim windows are yours again"]
 
 
 def _created(screen: Screen, d: dict[str, Any]) -> list[str]:
@@ -462,6 +469,8 @@ _EVENTS: dict[str, Callable[[Screen, dict[str, Any]], list[str]]] = {
     "table.Created": _created,
     "table.SeatTimedOut": _timed_out,
     "table.AutoPlaySet": _auto_play,
+    "table.ClaimTimedOut": _claim_timed_out,
+    "table.ClaimAutoPlaySet": _claim_auto_play,
     "mahjong.TileDiscarded": _discarded,
     "mahjong.TileDrawn": _drawn,
     "mahjong.Ponged": _ponged,

@@ -151,12 +151,17 @@ class PlayerReady:
 
 @event("table.SeatTimedOut")
 class SeatTimedOut:
-    """`seat` let its decision time out (`streak` in a row; 0: it acted again). With `claim`, a
-    claim window it was asked in (and a streak of those), told to that seat alone (`redact`)."""
+    seat: int
+    streak: int
+
+
+@event("table.ClaimTimedOut")
+class ClaimTimedOut:
+    """`seat` let a claim window it was asked in time out (`streak` in a row; 0: it acted
+    again): told to that seat alone (`redact`), since who is asked is hidden."""
 
     seat: int
     streak: int
-    claim: bool = False
 
 
 @event("table.Closed")
@@ -166,12 +171,17 @@ class TableClosed:
 
 @event("table.AutoPlaySet")
 class AutoPlaySet:
-    """The server starts (or stops) playing for `seat`. With `claim`, only its claim windows,
-    after missed ones: told to that seat alone, like the timeouts that caused it."""
+    seat: int
+    on: bool
+
+
+@event("table.ClaimAutoPlaySet")
+class ClaimAutoPlaySet:
+    """The server starts (or stops) answering `seat`'s claim windows, after missed ones: told to
+    that seat alone, like the timeouts that caused it."""
 
     seat: int
     on: bool
-    claim: bool = False
 
 
 # --- fair deals (docs/fairness.md) ---------------------------------------------------------
@@ -259,7 +269,7 @@ def redact(ev: Any, seat: int | None) -> Any:
     the hand ended, never the scenario deal a table was created with (it holds every seat's
     hand), and a missed claim window and what follows from it only for the seat that missed it
     (who is asked in a window is hidden: docs/hidden-information.md)."""
-    if isinstance(ev, SeatTimedOut | AutoPlaySet) and ev.claim:
+    if isinstance(ev, ClaimTimedOut | ClaimAutoPlaySet):
         return ev if seat == ev.seat else None
     if isinstance(ev, DealCommitted):
         return replace(ev, seed=None, salt=None)
@@ -374,7 +384,7 @@ class Table:
     auto: frozenset[int] = frozenset()
     streaks: tuple[int, ...] = ()
     # Missed claim windows, apart from the public `auto`/`streaks` and known to each seat alone
-    # (SeatTimedOut/AutoPlaySet with `claim`): the seats whose windows the server answers, and
+    # (ClaimTimedOut/ClaimAutoPlaySet): the seats whose windows the server answers, and
     # each seat's claim windows missed in a row.
     claim_auto: frozenset[int] = frozenset()
     claim_streaks: tuple[int, ...] = ()
@@ -636,9 +646,9 @@ def _act(table: Table, cmd: Act) -> list[Any]:
         events.insert(0, SeatTimedOut(seat, 0))
     # The player is back for its claim windows too: told to that seat alone, as they were.
     if seat in table.claim_auto:
-        events.insert(0, AutoPlaySet(seat, False, claim=True))
+        events.insert(0, ClaimAutoPlaySet(seat, False))
     elif _claim_streaks(table)[seat]:
-        events.insert(0, SeatTimedOut(seat, 0, claim=True))
+        events.insert(0, ClaimTimedOut(seat, 0))
     return events + _settlement(table, events)
 
 
@@ -648,7 +658,7 @@ def _take_back(table: Table, cmd: TakeBack) -> list[Any]:
         raise RuleViolation("not_seated", "you are not seated at this table: there is no seat to take back")
     # Idempotent: a seat the server is not playing for is already its player's.
     return ([AutoPlaySet(seat, False)] if seat in table.auto else []) + (
-        [AutoPlaySet(seat, False, claim=True)] if seat in table.claim_auto else [])
+        [ClaimAutoPlaySet(seat, False)] if seat in table.claim_auto else [])
 
 
 def _timeout(table: Table, cmd: Timeout) -> list[Any]:
@@ -678,9 +688,9 @@ def _timeout(table: Table, cmd: Timeout) -> list[Any]:
     for seat in list(deadline.defaults):
         if seat is not None and not (table.answers_claims_for(seat) if private else table.is_auto(seat)):
             streaks[seat] += 1
-            events.append(SeatTimedOut(seat, streaks[seat], claim=private))
+            events.append(ClaimTimedOut(seat, streaks[seat]) if private else SeatTimedOut(seat, streaks[seat]))
             if streaks[seat] >= TIMEOUTS_BEFORE_AUTO_PLAY:
-                events.append(AutoPlaySet(seat, True, claim=private))
+                events.append(ClaimAutoPlaySet(seat, True) if private else AutoPlaySet(seat, True))
         current = rs.deadline(game)
         # An earlier default may have closed this seat's decision (a claim resolved by a win).
         if current is None or seat not in current.defaults:
@@ -734,7 +744,7 @@ def evolve(table: Table, ev: Any) -> Table:
                      seen=numbering.first(n))
     # The new version and counts go into the one copy of the table each event makes.
     if is_table_event(ev):
-        if isinstance(ev, SeatTimedOut | AutoPlaySet) and ev.claim:
+        if isinstance(ev, ClaimTimedOut | ClaimAutoPlaySet):
             seen = numbering.counted(table.seen, lambda seat: seat == ev.seat)
         else:
             seen = numbering.everyone(table.seen)
@@ -777,11 +787,11 @@ def _evolve(table: Table, ev: Any, **numbers: Any) -> Table:
                        commitments=_put(table.commitments, ev.seat, ""), chips=chips, **numbers)
     if isinstance(ev, PlayerReady):
         return replace(table, ready=table.ready | {ev.seat}, **numbers)
-    if isinstance(ev, SeatTimedOut) and ev.claim:
+    if isinstance(ev, ClaimTimedOut):
         return replace(table, claim_streaks=_put(_claim_streaks(table), ev.seat, ev.streak), **numbers)
     if isinstance(ev, SeatTimedOut):
         return replace(table, streaks=_put(table.streaks, ev.seat, ev.streak), **numbers)
-    if isinstance(ev, AutoPlaySet) and ev.claim:
+    if isinstance(ev, ClaimAutoPlaySet):
         claim_auto = table.claim_auto | {ev.seat} if ev.on else table.claim_auto - {ev.seat}
         return replace(table, claim_auto=claim_auto, claim_streaks=_put(_claim_streaks(table), ev.seat, 0),
                        **numbers)

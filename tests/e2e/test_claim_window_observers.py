@@ -304,7 +304,7 @@ async def test_no_other_seat_can_tell_from_a_claim_window_whether_a_seat_could_c
     assert any(f'\\"{asked}\\"' in item for item in a.seen["seat2"] if "ClaimWindowOpened" in item)
     assert not any(f'\\"{asked}\\"' in item for item in b.seen["seat2"] if "ClaimWindowOpened" in item)
     if claimant_passes_after_ms is None:  # it missed the window: told so, alone
-        assert any("table.SeatTimedOut" in item for item in a.seen["seat2"])
+        assert any("table.ClaimTimedOut" in item for item in a.seen["seat2"])
     # A silent claimant that may win is won for when it times out (托管): its answer, which
     # resolves the window; everything else is compared to the end.
     won_for = claimant_passes_after_ms is None and asked == "win"

@@ -29,6 +29,8 @@ from engine.mahjong.tiles import FULL_SET, parse_tile
 from engine.table import (
     Act,
     AutoPlaySet,
+    ClaimAutoPlaySet,
+    ClaimTimedOut,
     CreateTable,
     Ready,
     SeatTimedOut,
@@ -207,12 +209,12 @@ def test_a_table_created_now_keeps_claim_windows_open_a_second_and_tells_a_misse
     assert table.options.claim_timeouts == TIMEOUTS_PRIVATE
 
 
-def test_a_missed_claim_window_is_told_to_the_seat_that_missed_it_alone():
+def test_a_missed_claim_window_is_told_to_the_seat_that_missed_it_alone_and_counted_apart():
     game = first_window(True)
-    mine = [ev for b in game.seen[2] if b[0] != "pass" for ev in b[2] if isinstance(ev, SeatTimedOut)]
-    assert mine == [SeatTimedOut(2, 1, claim=True)]
+    mine = [ev for b in game.seen[2] if b[0] != "pass" for ev in b[2] if isinstance(ev, ClaimTimedOut | SeatTimedOut)]
+    assert mine == [ClaimTimedOut(2, 1)]
     for observer in (0, 1, 3, None):
-        assert not any(isinstance(ev, SeatTimedOut) for b in game.seen[observer] for ev in b[2])
+        assert not any(isinstance(ev, ClaimTimedOut | SeatTimedOut) for b in game.seen[observer] for ev in b[2])
     # Its own count moved; the others' did not.
     assert game.table.seen_by(1) == first_window(False).table.seen_by(1)
 
@@ -222,9 +224,9 @@ def test_two_missed_claim_windows_put_only_that_seats_claims_on_auto_play_and_te
                 first="N")
     # The dealer's N, then seat 1's N (drawn): seat 2 could pong both and said nothing.
     assert game.table.claim_auto == {2} and game.table.auto == frozenset()
-    told = [ev for b in game.seen[2] for ev in b[2] if isinstance(ev, AutoPlaySet | SeatTimedOut)]
-    assert told == [SeatTimedOut(2, 1, claim=True), SeatTimedOut(2, 2, claim=True), AutoPlaySet(2, True, claim=True)]
-    assert not any(isinstance(ev, AutoPlaySet | SeatTimedOut) for o in (0, 1, 3, None)
+    told = [ev for b in game.seen[2] for ev in b[2] if isinstance(ev, ClaimAutoPlaySet | ClaimTimedOut | AutoPlaySet | SeatTimedOut)]
+    assert told == [ClaimTimedOut(2, 1), ClaimTimedOut(2, 2), ClaimAutoPlaySet(2, True)]
+    assert not any(isinstance(ev, ClaimAutoPlaySet | ClaimTimedOut | AutoPlaySet | SeatTimedOut) for o in (0, 1, 3, None)
                    for b in game.seen[o] for ev in b[2])
     # Its turns stay its player's, timed as everyone sees: only its windows are answered for it.
     assert not game.table.is_auto(2) and game.table.answers_claims_for(2)
@@ -236,7 +238,7 @@ def test_a_seat_back_from_missed_claim_windows_is_told_alone_that_its_claims_are
     turn = game.table.rules.deadline(game.table.game)
     assert list(turn.defaults) == [2]  # its own turn, after the two windows it missed
     acted = tables.decide(game.table, Act("cai", turn.defaults[2]))
-    assert acted[0] == AutoPlaySet(2, False, claim=True)
+    assert acted[0] == ClaimAutoPlaySet(2, False)
     assert all(tables.redact(acted[0], o) is None for o in (0, 1, 3, None))
 
 

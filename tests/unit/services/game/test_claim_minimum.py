@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from engine.table import Act, SeatTimedOut, Sit, Table
+from engine.table import Act, ClaimTimedOut, Sit, Table
 from services.game.tables import TableService
 from tests.unit.services.game.conftest import FakeClock
 from tests.unit.services.game.test_claim_deadlines import shown, wait_until, window_open
@@ -80,8 +80,8 @@ async def test_a_silent_claimant_times_out_at_the_deadline_shown_and_is_told_so_
     assert await node.fire_due() == 1  # ... then the close, its minimum long over
     assert not window_open(await node.get(table_id))
     timed_out = [r.decode() for r in await node.repository.store.read_stream(table_id)
-                 if r.type == "table.SeatTimedOut"]
-    assert timed_out == [SeatTimedOut(2, 1, claim=True)]
+                 if r.type == "table.ClaimTimedOut"]
+    assert timed_out == [ClaimTimedOut(2, 1)]
 
 
 async def test_a_window_every_other_seat_answered_closes_at_once(node: TableService, clock: FakeClock) -> None:
