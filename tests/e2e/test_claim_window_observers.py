@@ -183,7 +183,7 @@ async def _last_version(admin: Player, table_id: str) -> int:
 
 
 async def play(address: str, case: Case, deal: dict[str, Any], claimant_passes_after_ms: int | None) -> Record:
-    """One run: the moves, then the probes; what every observer but seat 2 (and seat 2) got."""
+    """One run: the moves, then the probes; what every observer got (seat 2 too)."""
     record = Record()
     options = {**TIMING, **OPTIONS[case.ruleset]}
     async with channel(address) as chan:
