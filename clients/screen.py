@@ -592,6 +592,13 @@ def _timed_out(screen: Screen, d: dict[str, Any]) -> list[str]:
                      "你超时了：服务器替你出了牌" + ("（连续两次：托管中，直到你出牌或收回）" if two else ""))]
 
 
+def _claim_timed_out(screen: Screen, d: dict[str, Any]) -> list[str]:
+    if not d.get("streak", 0):  # told to this seat alone: who is asked in a claim window is hidden
+        return []
+    return ["you let a claim window pass: the server answered for you" +
+            (" (two in a row: it answers your claim windows until you act)" if d["streak"] >= 2 else "")]
+
+
 def _auto_play(screen: Screen, d: dict[str, Any]) -> list[str]:
     on = d.get("on", True)
     line = screen.t(f"auto-play (托管) {'on' if on else 'off'} for {screen.who(d['seat'])}",
@@ -600,6 +607,11 @@ def _auto_play(screen: Screen, d: dict[str, Any]) -> list[str]:
         line += screen.t(f" — {TAKE_BACK_HINT}" if on else ": your seat is yours again",
                          f" — {TAKE_BACK_HINT_ZH}" if on else "：你重新掌控座位")
     return [line]
+
+
+def _claim_auto_play(screen: Screen, d: dict[str, Any]) -> list[str]:
+    return ["the server answers your claim windows until you act" if d.get("on", True)
+            else "your claim windows are yours again"]
 
 
 def _created(screen: Screen, d: dict[str, Any]) -> list[str]:
@@ -645,6 +657,8 @@ _EVENTS: dict[str, Callable[[Screen, dict[str, Any]], list[str]]] = {
     "table.StackBoughtIn": _bought_in,
     "table.HandSettled": _settled,
     "table.StackCashedOut": _cashed_out,
+    "table.ClaimTimedOut": _claim_timed_out,
+    "table.ClaimAutoPlaySet": _claim_auto_play,
     "mahjong.TileDiscarded": _discarded,
     "mahjong.TileDrawn": _drawn,
     "mahjong.Ponged": _ponged,

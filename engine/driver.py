@@ -29,11 +29,22 @@ def apply(ruleset: Ruleset[S, C, E, Any], state: S, cmd: C, log: list[E]) -> S:
 
 
 def apply_all(ruleset: Ruleset[S, C, E, Any], state: S, cmd: C, log: list[E]) -> S:
-    """`apply`, then each step the table takes right after it (`follow_up`), as the server does."""
+    """`apply`, then each step the table takes right after it (`follow_up`), as the server does,
+    and the close of a claim window that only waits out its minimum (`waited_out`)."""
     state = apply(ruleset, state, cmd, log)
-    while (step := ruleset.follow_up(state)) is not None:
+    while (step := ruleset.follow_up(state) or waited_out(ruleset, state)) is not None:
         state = apply(ruleset, state, step, log)
     return state
+
+
+def waited_out(ruleset: Ruleset[S, C, Any, Any], state: S) -> C | None:
+    """The clock's step once a decided claim window's minimum is over (`Deadline.min_ms`): a
+    driver with no clock lets that time pass at once, as nobody is left to answer in it."""
+    deadline = ruleset.deadline(state)
+    if deadline is None or not deadline.min_ms or list(deadline.defaults) != [None]:
+        return None
+    step: C = deadline.defaults[None]
+    return step
 
 
 def bot_command(ruleset: Ruleset[S, C, Any, Any], state: S, seats: int, choose: Bot,

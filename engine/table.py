@@ -41,7 +41,9 @@ TIMEOUTS_BEFORE_AUTO_PLAY = 2
 # table.Created it gave then: every option revised later keeps its old meaning.
 # 3: jj reads the pair beside a 组合龙, counts 血战 winners' hands as seen and rounds each payment
 # (issue 27); no chips stay on a table that is over: a kept seat's winnings are its player's,
-# every way a table ends cashes every stack out, and the match's end is recorded (`table.Closed`).
+# every way a table ends cashes every stack out, and the match's end is recorded (`table.Closed`);
+# a claim window lasts at least `claim_window_min_ms` and a missed one is told to that seat alone
+# (`claim_timeouts`, issue 24).
 RULES = 3
 # From this revision on, table.Created records the revision (`TableCreated.rules`): the table's
 # own rules (chips, seats) follow it, as a ruleset's revised options follow theirs.
@@ -165,6 +167,15 @@ class SeatTimedOut:
     streak: int
 
 
+@event("table.ClaimTimedOut")
+class ClaimTimedOut:
+    """`seat` let a claim window it was asked in time out (`streak` in a row; 0: it acted
+    again): told to that seat alone (`redact`), since who is asked is hidden."""
+
+    seat: int
+    streak: int
+
+
 @event("table.Closed")
 class TableClosed:
     reason: str
@@ -172,6 +183,15 @@ class TableClosed:
 
 @event("table.AutoPlaySet")
 class AutoPlaySet:
+    seat: int
+    on: bool
+
+
+@event("table.ClaimAutoPlaySet")
+class ClaimAutoPlaySet:
+    """The server starts (or stops) answering `seat`'s claim windows, after missed ones: told to
+    that seat alone, like the timeouts that caused it."""
+
     seat: int
     on: bool
 
@@ -257,8 +277,12 @@ class AwaitingReveals:
 
 
 def redact(ev: Any, seat: int | None) -> Any:
-    """A table event as `seat` may see it: the server's seed and salt only once the hand ended,
-    and never the scenario deal a table was created with (it holds every seat's hand)."""
+    """A table event as `seat` may see it (None: nothing): the server's seed and salt only once
+    the hand ended, never the scenario deal a table was created with (it holds every seat's
+    hand), and a missed claim window and what follows from it only for the seat that missed it
+    (who is asked in a window is hidden: docs/hidden-information.md)."""
+    if isinstance(ev, ClaimTimedOut | ClaimAutoPlaySet):
+        return ev if seat == ev.seat else None
     if isinstance(ev, DealCommitted):
         return replace(ev, seed=None, salt=None)
     if isinstance(ev, TableCreated) and ev.fixed_deal:
@@ -371,6 +395,11 @@ class Table:
     ready: frozenset[int] = frozenset()
     auto: frozenset[int] = frozenset()
     streaks: tuple[int, ...] = ()
+    # Missed claim windows, apart from the public `auto`/`streaks` and known to each seat alone
+    # (ClaimTimedOut/ClaimAutoPlaySet): the seats whose windows the server answers, and
+    # each seat's claim windows missed in a row.
+    claim_auto: frozenset[int] = frozenset()
+    claim_streaks: tuple[int, ...] = ()
     hands_started: int = 0
     game: object = None  # the ruleset's state
     version: int = 0
@@ -436,6 +465,11 @@ class Table:
     def is_auto(self, seat: int) -> bool:
         """Whether the server plays for `seat` right away (auto-play on, or nobody sits there)."""
         return seat in self.auto or self.seats[seat] is None
+
+    def answers_claims_for(self, seat: int) -> bool:
+        """Whether the server answers `seat`'s claim windows right away (`is_auto`, or auto-play
+        after missed claim windows)."""
+        return seat in self.claim_auto or self.is_auto(seat)
 
 
 _RULESETS: dict[str, AnyRuleset] = {}
@@ -658,6 +692,11 @@ def _act(table: Table, cmd: Act) -> list[Any]:
         events.insert(0, AutoPlaySet(seat, False))
     elif table.streaks[seat]:
         events.insert(0, SeatTimedOut(seat, 0))
+    # The player is back for its claim windows too: told to that seat alone, as they were.
+    if seat in table.claim_auto:
+        events.insert(0, ClaimAutoPlaySet(seat, False))
+    elif _claim_streaks(table)[seat]:
+        events.insert(0, ClaimTimedOut(seat, 0))
     return events + _settlement(table, events)
 
 
@@ -666,7 +705,8 @@ def _take_back(table: Table, cmd: TakeBack) -> list[Any]:
     if seat is None:
         raise RuleViolation("not_seated", "you are not seated at this table: there is no seat to take back")
     # Idempotent: a seat the server is not playing for is already its player's.
-    return [AutoPlaySet(seat, False)] if seat in table.auto else []
+    return ([AutoPlaySet(seat, False)] if seat in table.auto else []) + (
+        [ClaimAutoPlaySet(seat, False)] if seat in table.claim_auto else [])
 
 
 def _timeout(table: Table, cmd: Timeout) -> list[Any]:
@@ -687,14 +727,18 @@ def _timeout(table: Table, cmd: Timeout) -> list[Any]:
     if deadline is None:
         return []
     events: list[Any] = []
-    streaks = list(table.streaks)
+    # A missed claim window is that seat's own business where the rules hide who is asked:
+    # counted apart from the public streak, and auto-play it leads to covers claim windows only
+    # (its turns stay the player's, timed as everyone sees).
+    private = deadline.private
+    streaks = list(_claim_streaks(table) if private else table.streaks)
     game = table.game
     for seat in list(deadline.defaults):
-        if seat is not None and not table.is_auto(seat):
+        if seat is not None and not (table.answers_claims_for(seat) if private else table.is_auto(seat)):
             streaks[seat] += 1
-            events.append(SeatTimedOut(seat, streaks[seat]))
+            events.append(ClaimTimedOut(seat, streaks[seat]) if private else SeatTimedOut(seat, streaks[seat]))
             if streaks[seat] >= TIMEOUTS_BEFORE_AUTO_PLAY:
-                events.append(AutoPlaySet(seat, True))
+                events.append(ClaimAutoPlaySet(seat, True) if private else AutoPlaySet(seat, True))
         current = rs.deadline(game)
         # An earlier default may have closed this seat's decision (a claim resolved by a win).
         if current is None or seat not in current.defaults:
@@ -747,13 +791,17 @@ def evolve(table: Table, ev: Any) -> Table:
         options = rs.options(ev.options)
         n = rs.seats(options)
         return Table(ev.table_id, ev.ruleset, options, ev.created_by, ev.private, ev.fixed_deal,
-                     seats=(None,) * n, commitments=("",) * n, streaks=(0,) * n,
+                     seats=(None,) * n, commitments=("",) * n, streaks=(0,) * n, claim_streaks=(0,) * n,
                      game=rs.initial(), version=table.version + 1,
                      chips=Chips.for_table(ev.stakes or Stakes(), n), held=("",) * n,
                      seen=numbering.first(n), revision=ev.rules)
     # The new version and counts go into the one copy of the table each event makes.
     if is_table_event(ev):
-        return _evolve(table, ev, seen=numbering.everyone(table.seen), version=table.version + 1)
+        if isinstance(ev, ClaimTimedOut | ClaimAutoPlaySet):
+            seen = numbering.counted(table.seen, lambda seat: seat == ev.seat)
+        else:
+            seen = numbering.everyone(table.seen)
+        return _evolve(table, ev, seen=seen, version=table.version + 1)
     rs = table.rules
     redact = rs.redact
     seen = numbering.counted(table.seen, lambda seat: redact(ev, seat) is not None)
@@ -762,7 +810,9 @@ def evolve(table: Table, ev: Any) -> Table:
 
 def shows(table: Table, ev: Any, seat: int | None) -> bool:
     """Whether `seat` (None: a spectator) may see anything of `ev`: what its numbering counts."""
-    return is_table_event(ev) or table.rules.redact(ev, seat) is not None
+    if is_table_event(ev):
+        return redact(ev, seat) is not None
+    return table.rules.redact(ev, seat) is not None
 
 
 def _evolve(table: Table, ev: Any, **numbers: Any) -> Table:
@@ -775,7 +825,8 @@ def _evolve(table: Table, ev: Any, **numbers: Any) -> Table:
         return replace(table, chips=table.chips.cashed_out(ev), **numbers)
     if isinstance(ev, PlayerSeated):
         return replace(table, seats=_put(table.seats, ev.seat, ev.player_id),
-                       auto=table.auto - {ev.seat}, members=table.members | {ev.player_id},
+                       auto=table.auto - {ev.seat}, claim_auto=table.claim_auto - {ev.seat},
+                       members=table.members | {ev.player_id},
                        held=_put(table.held, ev.seat, ""), **numbers)
     if isinstance(ev, PlayerLeft):
         status = table.status
@@ -789,8 +840,14 @@ def _evolve(table: Table, ev: Any, **numbers: Any) -> Table:
                        commitments=_put(table.commitments, ev.seat, ""), chips=chips, **numbers)
     if isinstance(ev, PlayerReady):
         return replace(table, ready=table.ready | {ev.seat}, **numbers)
+    if isinstance(ev, ClaimTimedOut):
+        return replace(table, claim_streaks=_put(_claim_streaks(table), ev.seat, ev.streak), **numbers)
     if isinstance(ev, SeatTimedOut):
         return replace(table, streaks=_put(table.streaks, ev.seat, ev.streak), **numbers)
+    if isinstance(ev, ClaimAutoPlaySet):
+        claim_auto = table.claim_auto | {ev.seat} if ev.on else table.claim_auto - {ev.seat}
+        return replace(table, claim_auto=claim_auto, claim_streaks=_put(_claim_streaks(table), ev.seat, 0),
+                       **numbers)
     if isinstance(ev, TableClosed):
         return replace(table, closed=ev.reason, **numbers)
     if isinstance(ev, AutoPlaySet):
@@ -809,6 +866,11 @@ def _evolve_game(table: Table, rs: AnyRuleset, ev: Any, **numbers: Any) -> Table
         return replace(table, game=game, ready=frozenset(), deal=_dealt(table.deal),
                        hands_started=table.hands_started + 1, **numbers)
     return replace(table, game=game, **numbers)
+
+
+def _claim_streaks(table: Table) -> tuple[int, ...]:
+    """Each seat's missed claim windows in a row (a table restored from an older snapshot has none)."""
+    return table.claim_streaks or (0,) * len(table.seats)
 
 
 def _put(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:

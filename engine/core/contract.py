@@ -49,12 +49,20 @@ class Deadline:
     the same decision stays open, so a hidden answer does not restart its clock, and a driver
     shows every observer the same deadline for it whoever owes it (docs/hidden-information.md,
     "Claim windows"). None for a decision everybody sees who owes (a turn).
+
+    `min_ms`: a claim window with a minimum (rules revision 3): the clock closes it no sooner
+    than `min_ms` after it opened, and at that moment once it is decided (`{None: close}`), so
+    that its length tells nobody whether anyone could claim; every observer is still shown
+    `timeout_ms` from its opening. Its claimants on auto-play answer by then.
+    `private`: a seat's timeout here is told to that seat alone (who is asked is hidden).
     """
 
     defaults: Mapping[Any, Any]  # seat (int) or None -> command
     timeout_ms: int
     reason: str
     window: Hashable | None = None
+    min_ms: int = 0
+    private: bool = False
 
 
 @dataclass(frozen=True, slots=True)

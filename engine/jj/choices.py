@@ -75,11 +75,16 @@ def deadline(state: State) -> Deadline | None:
         return Deadline({phase.seat: default_action(state, phase.seat)}, options.turn_timeout_ms, "turn")
     reason = "rob_kong" if isinstance(phase, Robbing) else "claim"
     return claims.window_deadline(reason, state.hand.number, state.hand.wall, phase.window, options.claim_timeout_ms,
-                                  lambda s: default_action(state, s))
+                                  lambda s: default_action(state, s),
+                                  min_ms=claims.minimum_ms(options), private=claims.timeouts_private(options))
 
 
 def follow_up(state: State) -> Any:
-    """Close a claim window nobody has to answer (docs/hidden-information.md)."""
-    if isinstance(state, Playing) and isinstance(state.hand.phase, Claims | Robbing) and state.hand.phase.window.decided():
+    """Close a claim window nobody has to answer, once its minimum is over or every other seat
+    answered (docs/hidden-information.md); till then the clock closes it."""
+    if not isinstance(state, Playing) or not isinstance(state.hand.phase, Claims | Robbing):
+        return None
+    window = state.hand.phase.window
+    if window.decided(claims.STANDARD_PRIORITY) and claims.closes_now(window, claims.STANDARD_PRIORITY, claims.minimum_ms(state.table.options)):
         return CloseClaims()
     return None

@@ -524,7 +524,8 @@ def _answer(log: _Log, seat: int, claim: str) -> None:
     if not isinstance(phase, Claims | Robbing):
         raise RuleViolation("nothing_to_claim", "There is nothing to claim or pass on now.")
     window = phase.window
-    if not claims.to_record(window, seat, claim, _always(log), _refused, unasked=" (or you already answered)"):
+    if not claims.to_record(window, seat, claim, _always(log), _refused, unasked=" (or you already answered)",
+                            paced=claims.minimum_ms(log.options) > 0):
         return
     log.add(ClaimAnswered(seat, claim))
     if not _always(log):  # else the table's own step resolves the window (follow_up)

@@ -8,7 +8,13 @@ from typing import Any
 from engine.core import options as core_options
 from engine.core.messages import value
 from engine.core.options import ranged, revised
-from engine.mahjong.claims import WINDOW_ALWAYS, WINDOW_WHEN_CLAIMABLE
+from engine.mahjong.claims import (
+    CLAIM_WINDOW_MIN_MS,
+    TIMEOUTS_PRIVATE,
+    TIMEOUTS_PUBLIC,
+    WINDOW_ALWAYS,
+    WINDOW_WHEN_CLAIMABLE,
+)
 
 
 @value("koudian.Options")
@@ -26,6 +32,11 @@ class Options:
     # When claim windows open (engine.mahjong.claims): 2 for tables created now, 1 for tables
     # recorded before the option existed.
     claim_window: int = revised(WINDOW_WHEN_CLAIMABLE, WINDOW_ALWAYS, WINDOW_WHEN_CLAIMABLE, WINDOW_ALWAYS)
+    # Rules revision 3 (docs/hidden-information.md): how long every claim window stays open at
+    # least, unless every other seat answered (0, tables recorded before: closed once decided),
+    # and who is told that a seat missed one (2: that seat alone; 1, tables recorded before: all).
+    claim_window_min_ms: int = revised(0, CLAIM_WINDOW_MIN_MS, 0, 5_000, since=3)
+    claim_timeouts: int = revised(TIMEOUTS_PUBLIC, TIMEOUTS_PRIVATE, TIMEOUTS_PUBLIC, TIMEOUTS_PRIVATE, since=3)
 
 
 def make_options(overrides: Mapping[str, Any] | None = None) -> Options:

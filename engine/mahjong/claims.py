@@ -35,6 +35,17 @@ WINDOW_ALWAYS = 2
 cannot are taken to have passed, and when nobody is left to answer the table closes it with a
 step of its own (`CloseClaims`): docs/hidden-information.md."""
 
+# The `claim_timeouts` option (rules revision 3): who is told that a seat missed a claim window.
+TIMEOUTS_PUBLIC = 1
+"""Every seat (tables recorded before revision 3): a timeout names a seat that could claim."""
+TIMEOUTS_PRIVATE = 2
+"""That seat alone (and operators, through the log): who is asked is hidden, so is who missed it."""
+
+CLAIM_WINDOW_MIN_MS = 1_000
+"""The `claim_window_min_ms` of tables created now: the pause a physical table leaves after a
+discard for a call, long enough for most claimants to decide within it (docs/rules/koudian.md,
+"Options")."""
+
 STANDARD_PRIORITY: Mapping[str, int] = {WIN: 3, KONG: 2, PONG: 2, CHOW: 1}
 """Win beats pong and kong, which beat chow."""
 
@@ -71,6 +82,11 @@ class ClaimWindow:
             return ()
         answered = {s for s, _ in self.answers}
         return tuple(s for s, _ in sorted(self.options, key=lambda o: self._distance(o[0])) if s not in answered)
+
+    def all_answered(self) -> bool:
+        """Whether every seat but the source has answered (a pass counts, asked or not)."""
+        answered = {s for s, _ in self.answers}
+        return all(s in answered for s in range(self.seats) if s != self.source)
 
     def answered(self, seat: int, claim: str) -> ClaimWindow:
         """The window after `seat` answers `claim` (one of its options, or PASS)."""
@@ -158,29 +174,52 @@ def answers(window: ClaimWindow, seat: int, chow_lows: Callable[[], Iterable[Til
 
 
 def window_deadline(reason: str, hand_number: int, wall: Wall, window: ClaimWindow, timeout_ms: int,
-                    default: Callable[[int], Any], priority: Mapping[str, int] = STANDARD_PRIORITY) -> Deadline:
+                    default: Callable[[int], Any], priority: Mapping[str, int] = STANDARD_PRIORITY,
+                    min_ms: int = 0, private: bool = False) -> Deadline:
     """The deadline of an open window: every seat still to answer, with its 托管 `default(seat)`;
-    once decided, the table's own close (normally taken at once, as the ruleset's follow_up)."""
+    once decided, the table's own close (taken at once as the ruleset's follow_up when
+    `closes_now`, else by the clock at the window's minimum `min_ms`, never past `timeout_ms`).
+    `private`: a seat's timeout is told to that seat alone (option `claim_timeouts`)."""
     identity = window_id(reason, hand_number, wall, window)
+    least = min(min_ms, timeout_ms)
     if window.decided(priority):
-        return Deadline({None: CloseClaims()}, timeout_ms, reason, identity)
-    return Deadline({s: default(s) for s in window.pending()}, timeout_ms, reason, identity)
+        return Deadline({None: CloseClaims()}, timeout_ms, reason, identity, least, private)
+    return Deadline({s: default(s) for s in window.pending()}, timeout_ms, reason, identity, least, private)
+
+
+def minimum_ms(options: Any) -> int:
+    """A mahjong table's `claim_window_min_ms` where it applies: windows after every discard."""
+    return int(options.claim_window_min_ms) if options.claim_window == WINDOW_ALWAYS else 0
+
+
+def timeouts_private(options: Any) -> bool:
+    """Whether a mahjong table tells a missed claim window to that seat alone."""
+    return bool(options.claim_timeouts == TIMEOUTS_PRIVATE)
+
+
+def closes_now(window: ClaimWindow, priority: Mapping[str, int] = STANDARD_PRIORITY, min_ms: int = 0) -> bool:
+    """Whether a window closes as soon as it is decided: with no minimum, once a claim takes the
+    tile (the claim is public the moment it resolves anyway), or once every seat but the source
+    answered. Else it stays open until `min_ms` after it opened, whoever could claim, so that
+    nobody learns from when it closed that nobody could (docs/hidden-information.md)."""
+    return not min_ms or window.best(priority) is not None or window.all_answered()
 
 
 def to_record(window: ClaimWindow, seat: int, claim: str, always: bool, refusal: Callable[[str, Tile], RuleViolation],
-              unasked: str = "") -> bool:
+              unasked: str = "", paced: bool = False) -> bool:
     """Whether `seat`'s answer `claim` (a claim kind or PASS) to `window` is to be recorded; else
     RuleViolation, `refusal(claim, tile)` for a claim the seat may not make. With `always` (the
     window opens after every discard, WINDOW_ALWAYS) every seat but the source answers alike
     whether or not another seat can claim: the pass of a seat that was not asked is taken, and is
-    not recorded (it changes nothing: it has passed already); its claim is refused for its own
-    reason. `unasked` ends the refusal of a seat that was not asked otherwise."""
+    not recorded (it changes nothing: it has passed already) unless `paced` (the window has a
+    minimum, which every seat answering ends early); its claim is refused for its own reason.
+    `unasked` ends the refusal of a seat that was not asked otherwise."""
     allowed = window.options_of(seat)
     if not allowed and always and not any(s == seat for s, _ in window.answers):
         if seat == window.source:
             raise RuleViolation("own_tile", f"You cannot claim your own {window.tile}.")
         if claim == PASS:
-            return False
+            return paced
         raise refusal(claim, window.tile)
     if not allowed:
         raise RuleViolation("cannot_claim", f"You cannot claim {window.tile}{unasked}.")

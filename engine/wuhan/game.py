@@ -469,7 +469,8 @@ def _answer(log: _Log, seat: int, claim: str, chow_low: Tile | None = None) -> N
     window = phase.window
     if any(s == seat for s, _ in window.answers):
         raise RuleViolation("already_answered", "You have already answered this tile.")
-    if not claims.to_record(window, seat, claim, _always(log), _refused):
+    if not claims.to_record(window, seat, claim, _always(log), _refused,
+                            paced=claims.minimum_ms(log.options) > 0):
         return
     log.add(ClaimAnswered(seat, claim) if chow_low is None else ChowClaimed(seat, chow_low))
     window = log.hand.phase.window  # type: ignore[union-attr]

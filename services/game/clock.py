@@ -40,10 +40,11 @@ class Deadlines:
                  abandon_after_ms: int = 0) -> None:
         self.live, self.clock_ms = live, clock_ms
         self.last_human_ms, self.abandon_after_ms = last_human_ms, abandon_after_ms
-        # Per table, the version, the due time shown and the claim window (Deadline.window) of the
-        # deadline this node armed last: a view reports that very instant, not one recomputed from
-        # a later clock reading, and a window still open keeps it.
-        self._armed: OrderedDict[str, tuple[int, int | None, Hashable]] = OrderedDict()
+        # Per table, the version, the due time shown, the claim window (Deadline.window) and when
+        # it opened, of the deadline this node armed last: a view reports that very instant, not
+        # one recomputed from a later clock reading, and a window still open keeps it (and its
+        # minimum counts from its opening).
+        self._armed: OrderedDict[str, tuple[int, int | None, Hashable, int]] = OrderedDict()
 
     def abandoned(self, table: Table, now_ms: int) -> bool:
         """Whether nobody has acted at the unfinished `table` for the abandon policy's time."""
@@ -87,34 +88,44 @@ class Deadlines:
         opened; its auto-played claimants answer sooner), or when the abandon policy closes the
         table if that comes first, or none. Remembered as the table's armed deadline
         (`due_at_ms`): every deadline armed in the live state is computed here."""
-        due, decision, window = self._due(table, since_ms)
-        self._remember(table.table_id, (table.version, decision, window))
+        due, decision, window, opened = self._due(table, since_ms)
+        self._remember(table.table_id, (table.version, decision, window, opened))
         if due is None:
             return Turn("turn", None)
         return Turn("turn", due, str(table.version).encode())
 
-    def _due(self, table: Table, since_ms: int) -> tuple[int | None, int | None, Hashable]:
+    def _due(self, table: Table, since_ms: int) -> tuple[int | None, int | None, Hashable, int]:
         """When the clock fires for `table`; when the pending decision times out as observers
-        are shown it (None when the only deadline is the abandon policy's); and the claim window
-        it belongs to. A claim window keeps the due time it opened with, and its claimants on
-        auto-play answer AUTO_PLAY_DELAY_MS after the latest command, earlier than shown."""
+        are shown it (None when the only deadline is the abandon policy's); the claim window it
+        belongs to and when that opened. A claim window keeps the due time it opened with; its
+        claimants on auto-play answer AUTO_PLAY_DELAY_MS after the latest command, earlier than
+        shown, and by its minimum (`Deadline.min_ms`) at the latest; once decided, a window with
+        a minimum closes when the minimum is over, whoever could claim."""
         deadline = _deadline(table)
         window = None if deadline is None else deadline.window
         idle_due = None
         if self.abandon_after_ms and table.exists and table.status is not Status.MATCH_OVER:
             idle_due = (self.last_human_ms(table.table_id) or since_ms) + self.abandon_after_ms
         armed = self._armed.get(table.table_id)
+        opened = since_ms
         if window is not None and armed is not None and armed[2] == window and armed[1] is not None:
             shown: int | None = armed[1]  # the same window still open: a hidden answer moves nothing
+            opened = armed[3]
         else:
             delay = self._delay_ms(table, deadline)
             shown = None if delay is None else since_ms + delay
             if shown is not None and idle_due is not None:
                 shown = min(shown, idle_due)
         due = idle_due if shown is None else shown
-        if due is not None and deadline is not None and window is not None and _auto_owed(table, deadline):
-            due = min(due, since_ms + AUTO_PLAY_DELAY_MS)
-        return due, shown, window
+        if due is not None and deadline is not None and window is not None:
+            least = opened + deadline.min_ms
+            if deadline.min_ms and list(deadline.defaults) == [None]:
+                due = min(due, least)  # decided: it closes as it would have had nobody been asked
+            elif _auto_owed(table, deadline):
+                due = min(due, since_ms + AUTO_PLAY_DELAY_MS)
+                if deadline.min_ms:
+                    due = min(due, least)
+        return due, shown, window, opened
 
     def due_at_ms(self, table: Table) -> int | None:
         """When the pending decision of `table` times out, in unix ms: the instant the deadline
@@ -135,9 +146,11 @@ class Deadlines:
         the fan-out; the Watch views themselves take it from Batch.due_ms): if this node takes
         the table over mid claim window, the window keeps its due time."""
         deadline = _deadline(table)
-        self._remember(table.table_id, (table.version, due_ms, None if deadline is None else deadline.window))
+        window = None if deadline is None else deadline.window
+        opened = due_ms - (0 if deadline is None else deadline.timeout_ms)
+        self._remember(table.table_id, (table.version, due_ms, window, opened))
 
-    def _remember(self, table_id: str, armed: tuple[int, int | None, Hashable]) -> None:
+    def _remember(self, table_id: str, armed: tuple[int, int | None, Hashable, int]) -> None:
         self._armed[table_id] = armed
         self._armed.move_to_end(table_id)
         while len(self._armed) > ARMED_REMEMBERED:
@@ -172,9 +185,11 @@ def _deadline(table: Table) -> Deadline | None:
 
 
 def _auto_owed(table: Table, deadline: Deadline) -> bool:
-    """Whether every seat that owes the decision is played by the server (托管)."""
+    """Whether every seat that owes the decision is played by the server (托管; in a claim
+    window also after missed claim windows)."""
     owing = [s for s in deadline.defaults if s is not None]
-    return bool(owing) and all(table.is_auto(s) for s in owing)
+    auto = table.answers_claims_for if deadline.window is not None else table.is_auto
+    return bool(owing) and all(auto(s) for s in owing)
 
 
 class Fired(Protocol):

@@ -67,6 +67,8 @@ def encode(table: Table, last_human_ms: int | None = None) -> dict[str, Any]:
         "ready": sorted(table.ready),
         "auto": sorted(table.auto),
         "streaks": list(table.streaks),
+        "claim_auto": sorted(table.claim_auto),
+        "claim_streaks": list(table.claim_streaks),
         "hands_started": table.hands_started,
         "game": _tagged(table.game),
         "version": table.version,
@@ -104,6 +106,9 @@ def decode(schema_version: int, data: dict[str, Any]) -> Table:
             commitments=tuple(data.get("commitments", [""] * len(data["seats"]))),
             deal=_untagged(data.get("deal")),
             auto=frozenset(data["auto"]), streaks=tuple(data["streaks"]),
+            # Absent before missed claim windows were private (rules revision 3): none missed.
+            claim_auto=frozenset(data.get("claim_auto", ())),
+            claim_streaks=tuple(data.get("claim_streaks", [0] * len(data["seats"]))),
             hands_started=int(data["hands_started"]), game=_untagged(data["game"]),
             version=int(data["version"]), chips=_untagged(data["chips"]),
             closed=str(data.get("closed", "")),  # absent before tables could be closed: open

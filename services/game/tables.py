@@ -123,7 +123,7 @@ class TableService:
         is gone and the next attempt has the full timeout."""
         table = self.repository.cached(table_id)
         seat = None if table is None else table.seat_of(player_id)
-        if table is not None and (seat is None or seat not in table.auto):
+        if table is not None and (seat is None or (seat not in table.auto and seat not in table.claim_auto)):
             return refused
         try:
             outcome = await self.execute(table_id, tables.TakeBack(player_id), command_id=None,

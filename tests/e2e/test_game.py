@@ -21,10 +21,13 @@ from services import auth
 pytestmark = pytest.mark.e2e
 
 SECRET = "e2e-secret"
-FAST = {"koudian": {"turn_timeout_ms": 60_000, "claim_timeout_ms": 60_000},
+# Claim windows close once decided (no minimum): bots play whole hands in these tests, and a
+# window nobody is asked in would wait its minimum at every discard
+# (tests/e2e/test_claim_window_observers.py holds the minimum).
+FAST = {"koudian": {"turn_timeout_ms": 60_000, "claim_timeout_ms": 60_000, "claim_window_min_ms": 0},
         "daqi": {"deal_interval_ms": 0, "bid_window_ms": 0},
-        "wuhan": {"turn_timeout_ms": 60_000, "claim_timeout_ms": 60_000},
-        "jj": {"turn_timeout_ms": 60_000, "claim_timeout_ms": 60_000}}
+        "wuhan": {"turn_timeout_ms": 60_000, "claim_timeout_ms": 60_000, "claim_window_min_ms": 0},
+        "jj": {"turn_timeout_ms": 60_000, "claim_timeout_ms": 60_000, "claim_window_min_ms": 0}}
 SEATS = {"koudian": 4, "daqi": 5, "wuhan": 4, "jj": 4}
 
 

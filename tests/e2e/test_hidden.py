@@ -78,9 +78,15 @@ async def refused(call: object) -> grpc.aio.AioRpcError:
 
 
 async def claim_window_seen_by_seat_2_only(table_id: str, players: list[Player]) -> None:
-    """Seat 0 discards N; seat 2 passes on its pong (both hidden from the others)."""
+    """Seat 0 discards N; seat 2 passes on its pong (both hidden from the others); the window
+    then closes at its minimum (claim_window_min_ms)."""
     await players[0].act(table_id, mahjong("discard", "N"))
     await players[2].act(table_id, mahjong("pass"))
+    for _ in range(200):
+        if (await players[0].view(table_id)).view.koudian.phase != "claims":
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("the claim window did not close")
 
 
 async def test_a_seats_versions_count_only_the_events_it_may_see_with_no_gap(server):

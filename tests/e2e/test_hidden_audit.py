@@ -179,7 +179,7 @@ async def _script(record: Record, ruleset: str, table_id: str, players: list[Pla
     shows whether somebody could claim, a leak the rules accept (docs/hidden-information.md,
     "What is still visible"); everything else must be the same.
     """
-    for _ in range(DAQI_STEPS if ruleset == "daqi" else 60):
+    for _ in range(DAQI_STEPS if ruleset == "daqi" else 120):
         hidden = await players[HIDDEN].view(table_id)
         record.add(f"seat{HIDDEN}", "view", hidden)
         answer = next((a for a in hidden.legal_actions if _kind(a) == "mahjong.pass"), None)
@@ -198,8 +198,8 @@ async def _script(record: Record, ruleset: str, table_id: str, players: list[Pla
             if not any(k.endswith(".pass") for k in kinds):
                 record.add(f"seat{s}", "pass", await _answer(p.act(table_id, _pass(ruleset))))
         mover = next((s for s in range(len(players)) if views[f"seat{s}"].legal_actions), None)
-        if mover is None:
-            return False
+        if mover is None:  # a claim window, which every seat's pass just closed: look again
+            continue
         view = views[f"seat{mover}"]
         legal = list(view.legal_actions)
         action = next((a for a in legal if _kind(a).endswith(".pass")), None)

@@ -31,7 +31,8 @@ pytestmark = pytest.mark.e2e
 
 SECRET = "e2e-secret"
 ROOT = Path(__file__).resolve().parents[2]
-OPTIONS = {"koudian": {}, "daqi": {"deal_interval_ms": 0, "bid_window_ms": 0}}
+# Bots play whole hands: claim windows close once decided (no minimum to wait at each discard).
+OPTIONS = {"koudian": {"claim_window_min_ms": 0}, "daqi": {"deal_interval_ms": 0, "bid_window_ms": 0}}
 
 
 @pytest.fixture

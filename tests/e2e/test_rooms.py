@@ -24,7 +24,7 @@ pytestmark = pytest.mark.e2e
 
 OPEN, STARTED, CLOSED = (matchmaking_pb2.ROOM_STATE_OPEN, matchmaking_pb2.ROOM_STATE_STARTED,
                          matchmaking_pb2.ROOM_STATE_CLOSED)
-QUICK = {"turn_timeout_ms": 60_000, "claim_timeout_ms": 60_000}
+QUICK = {"turn_timeout_ms": 60_000, "claim_timeout_ms": 60_000, "claim_window_min_ms": 0}  # bots play: no pause
 
 
 @pytest.fixture(params=["embedded", "production"])

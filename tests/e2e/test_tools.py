@@ -152,9 +152,14 @@ def test_replay_of_an_unknown_table_says_so(server):
 REPRS = ("Meld(", "SeatCards(", "Trumps(", "None", "()", "Traceback")
 
 
+# Claim windows close once decided: the player's answers come from stdin, not a person, and a
+# window nobody is asked in would otherwise wait its minimum at every bot's discard.
+NO_PAUSE = ["--option", "claim_window_min_ms=0"]
+
+
 def test_play_shows_the_table_in_notation_and_explains_a_rejected_move(server):
     answers = "discard 0x\n99\n" + "1\n" * 120 + "quit\n"
-    out = run(["play", "--lang", "en", "--ruleset", "koudian"], server.env, stdin=answers, timeout=120)
+    out = run(["play", "--lang", "en", "--ruleset", "koudian", *NO_PAUSE], server.env, stdin=answers, timeout=120)
     assert out.returncode == 0, out.stderr
     assert "your hand:" in out.stdout and "[1] discard " in out.stdout
     assert "bad tile '0x'" in out.stdout and "no such choice: pick 1 to" in out.stdout
@@ -251,6 +256,7 @@ def test_demo_plays_tables_of_every_ruleset_and_prints_how_to_replay_them(tmp_pa
 
 
 def test_play_says_deal_verified_when_a_hand_ends(server):
-    out = run(["play", "--lang", "en", "--ruleset", "koudian"], server.env, stdin="1\n" * 150 + "quit\n", timeout=120)
+    out = run(["play", "--lang", "en", "--ruleset", "koudian", *NO_PAUSE], server.env,
+              stdin="1\n" * 150 + "quit\n", timeout=120)
     assert out.returncode == 0, out.stderr
     assert "✓ hand 1: deal verified" in out.stdout, out.stdout[-2000:]

@@ -42,7 +42,7 @@ STAKE = 2
 AT_ONCE = 12
 # Should a table's next hand start (10 s after the last) before its players have all left, the
 # server plays the empty seats to the end of it at this pace, and cashes them out then.
-MAHJONG_QUICK = {"turn_timeout_ms": 1000, "claim_timeout_ms": 1000}
+MAHJONG_QUICK = {"turn_timeout_ms": 1000, "claim_timeout_ms": 1000, "claim_window_min_ms": 0}  # bots: no pause
 QUICK = {"koudian": MAHJONG_QUICK, "wuhan": MAHJONG_QUICK, "jj": MAHJONG_QUICK,
          "daqi": {"deal_interval_ms": 0, "bid_window_ms": 0, "play_timeout_ms": 1000,
                   "bury_timeout_ms": 1000}}

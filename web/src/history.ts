@@ -8,14 +8,17 @@ const WORDS: Record<string, string> = {
   BottomTaken: "拿底", BottomBuried: "埋底", CardsPlayed: "出", TrickWon: "赢墩",
   FriendRevealed: "朋友现身", PlayerSeated: "入座", PlayerReady: "准备", PlayerLeft: "离座",
   AutoPlaySet: "托管", SeatTimedOut: "超时", PlayStarted: "开始出牌", DealerChosen: "定庄",
+  // A missed claim window and the server answering them: only the seat that missed it gets these.
+  ClaimTimedOut: "应牌超时", ClaimAutoPlaySet: "托管应牌",
 };
 
 /** What players call the event, or null when it is not news. */
 export function eventWord(type: string, d: Record<string, unknown>): string | null {
   const kind = type.split(".")[1] ?? type;
   // A seat that acts after a timeout gets its streak back to 0: bookkeeping, not a timeout.
-  if (kind === "SeatTimedOut" && d.streak === 0) return null;
+  if ((kind === "SeatTimedOut" || kind === "ClaimTimedOut") && d.streak === 0) return null;
   if (kind === "AutoPlaySet" && d.on === false) return "取消托管"; // the seat is its player's again
+  if (kind === "ClaimAutoPlaySet" && d.on === false) return "取消托管应牌";
   return WORDS[kind] ?? null;
 }
 

@@ -39,6 +39,9 @@ READY_ON_3P_6P = "123m 456m 789m 45p 99s"
 LOOSE_2 = "2m 5m 8m 3p 6p 9p 2s 5s 8s E S W F"
 PAIR_OF_C = "3m 6m 9m 1p 7p 1s 3s 6s 9s N CC F"  # three C with the dealer's: the fourth can come
 E = parse_tile("E")
+# Windows closed as soon as they are decided (no minimum): the batches these tests compare.
+# test_claim_minimum.py holds the minimum, with time.
+AT_ONCE = {"claim_window_min_ms": 0}
 
 
 @dataclass(frozen=True)
@@ -68,11 +71,11 @@ class Mahjong:
 
 
 RULESETS = [
-    pytest.param(Mahjong(KOUDIAN, {}, parse_tile("C"), PAIR_OF_C,
+    pytest.param(Mahjong(KOUDIAN, AT_ONCE, parse_tile("C"), PAIR_OF_C,
                          "3m 6m 9m 1p 7p 1s 3s 6s 9s N C F P", {}, FULL_SET, False, 24), id="koudian"),
-    pytest.param(Mahjong(WUHAN, {}, parse_tile("W"), "3m 6m 9m 7p 1s 3s 6s 9s N WW F P",
+    pytest.param(Mahjong(WUHAN, AT_ONCE, parse_tile("W"), "3m 6m 9m 7p 1s 3s 6s 9s N WW F P",
                          "3m 6m 9m 7p 1s 3s 6s 9s N W F P 1p", {"indicator": "9p"}, FULL_SET, True, 20), id="wuhan"),
-    pytest.param(Mahjong(JJ, {"wild": "none"}, parse_tile("W"), "3m 6m 9m 7p 1s 3s 6s 9s N WW F P",
+    pytest.param(Mahjong(JJ, {"wild": "none", **AT_ONCE}, parse_tile("W"), "3m 6m 9m 7p 1s 3s 6s 9s N WW F P",
                          "3m 6m 9m 7p 1s 3s 6s 9s N W F P 1p", {}, JJ_DECK, False, 20), id="jj"),
 ]
 

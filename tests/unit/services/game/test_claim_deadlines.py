@@ -16,7 +16,8 @@ from tests.unit.services.game.conftest import FakeClock
 
 SCENARIO = Path(__file__).resolve().parents[3] / "scenarios" / "jj" / "pong_beats_chow.json"
 CLAIM_MS = 20_000
-OPTIONS = {"wild": "fixed:P", "turn_timeout_ms": 60_000, "claim_timeout_ms": CLAIM_MS}
+OPTIONS = {"wild": "fixed:P", "turn_timeout_ms": 60_000, "claim_timeout_ms": CLAIM_MS,
+           "claim_window_min_ms": 0}  # closed once decided: tests/unit/services/game/test_claim_minimum.py has the minimum
 
 
 async def dealt(node: TableService, players: list[str]) -> str:

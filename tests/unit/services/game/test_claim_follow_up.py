@@ -19,6 +19,9 @@ from .test_claim_deadlines import dealt
 
 PLAYERS = ["ann", "bob", "cai", "dan"]
 
+# A window closed as soon as it is decided (no minimum): the follow-up step these tests are about.
+AT_ONCE = {"claim_window_min_ms": 0}
+
 
 def counting_appends(node: TableService) -> list[int]:
     """The number of events of each append the node makes from now on."""
@@ -58,7 +61,7 @@ async def discard_until_nobody_may_claim(node: TableService, table_id: str) -> t
 
 async def test_a_window_nobody_can_answer_is_closed_by_the_server_as_a_command_of_its_own_in_the_same_append(
         node: TableService, store: EventStore) -> None:
-    table_id = await seated(node, "koudian", {}, PLAYERS)
+    table_id = await seated(node, "koudian", AT_ONCE, PLAYERS)
     appends = counting_appends(node)
     seat, before, _ = await discard_until_nobody_may_claim(node, table_id)
     records = await store.read_stream(table_id, before + 1)
@@ -73,7 +76,7 @@ async def test_a_window_nobody_can_answer_is_closed_by_the_server_as_a_command_o
 
 async def test_the_discarders_answer_is_its_discard_alone_though_the_close_was_stored_with_it(
         node: TableService) -> None:
-    table_id = await seated(node, "koudian", {}, PLAYERS)
+    table_id = await seated(node, "koudian", AT_ONCE, PLAYERS)
     _, before, outcome = await discard_until_nobody_may_claim(node, table_id)
     assert outcome.version == outcome.table.version == before + 2
     assert [type(ev).__name__ for ev in outcome.events] == ["TileDiscarded", "ClaimWindowOpened"]
@@ -105,7 +108,7 @@ async def test_watchers_get_the_discard_and_the_servers_close_as_two_batches(nod
     deal = {"dealer": 0, "tail": "", "wall": "9m 9p 9s 1s P 5m 5p 5s",
             "hands": ["1m 4m 7m 2p 5p 8p 1s 4s 7s E S W N C", "2m 5m 8m 3p 6p 9p 2s 5s 8s E S W F",
                       "3m 6m 9m 1p 4p 7p 3s 6s 9s N P 2m 8m", "1m 4m 7m 2p 5p 8p 1s 4s 7s E S W C"]}
-    table_id = (await node.create("koudian", {}, "ann", fixed_deal=json.dumps(deal))).table.table_id
+    table_id = (await node.create("koudian", AT_ONCE, "ann", fixed_deal=json.dumps(deal))).table.table_id
     for p in PLAYERS:
         await node.execute(table_id, Sit(p), command_id=f"{p}:sit", actor=p)
     for p in PLAYERS:

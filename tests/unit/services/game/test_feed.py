@@ -207,7 +207,8 @@ async def test_a_view_on_another_node_shows_the_deadline_the_writing_node_armed(
 
 async def test_a_discard_whose_window_closes_in_the_same_append_is_shown_with_the_windows_deadline(
         node, store, live, clock):
-    table_id = await seated(node, "koudian", {"turn_timeout_ms": 20_000, "claim_timeout_ms": 7_000},
+    table_id = await seated(node, "koudian", {"turn_timeout_ms": 20_000, "claim_timeout_ms": 7_000,
+                                                "claim_window_min_ms": 0},
                             ["ann", "bob", "cai", "dan"])
     other = other_node(store, live, clock)
     await live.register_node("node-a", "a:1", 60_000)
