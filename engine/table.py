@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 from engine import numbering, rulesets
+from engine.bots import levels
 from engine.chips import (
     Chips,
     HandSettled,
@@ -743,13 +744,31 @@ def _timeout(table: Table, cmd: Timeout) -> list[Any]:
         # An earlier default may have closed this seat's decision (a claim resolved by a win).
         if current is None or seat not in current.defaults:
             continue
-        produced = rs.decide(game, current.defaults[seat])
+        produced = rs.decide(game, _auto_command(table, rs, game, seat, current.defaults[seat], cmd.seed))
         for ev in produced:
             game = step(rs.evolve, game, ev)
         events += produced
         if rs.status(game) is not Status.IN_HAND:
             break
     return events + _settlement(table, events)
+
+
+def _auto_command(table: Table, rs: AnyRuleset, game: Any, seat: int | None, default: Any,
+                  seed: bytes) -> Any:
+    """What the server sends for `seat` when its time is up: a bot seat plays at the level its id
+    names (from its own view only, deterministic given the Timeout's seed, so Verify re-decides
+    it alike); a player's seat on 托管, and a bot of the default level, take the ruleset's default."""
+    player = table.seats[seat] if seat is not None else None
+    if player is None or not player.startswith(BOT_PREFIX) or levels.level_of(player) == levels.DEFAULT_LEVEL:
+        return default
+    chosen = levels.command_for(rs, game, seat, levels.level_of(player), seed + bytes([seat]))
+    if chosen is None:
+        return default
+    try:
+        rs.decide(game, chosen)
+    except RuleViolation:  # a bot's mistake must not stall the table: the default is always legal
+        return default
+    return chosen
 
 
 def _settlement(table: Table, events: list[Any]) -> list[Any]:

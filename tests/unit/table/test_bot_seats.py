@@ -60,3 +60,44 @@ def test_one_player_with_three_bots_plays_a_hand_where_no_chips_move_to_or_from_
     assert settled and not [p for ev in settled for p in ev.payments
                             if "bot-" in p.payer_player + p.payee_player]
     assert {1, 2, 3} <= table.auto
+
+
+def _outcomes(level: str, hands: int) -> list[str]:
+    """ann (on 托管 once her time is up) and three bots of `level` play `hands` koudian hands by
+    the table's timeouts alone: each hand's outcome."""
+    from engine.bots.levels import bot_id
+
+    table = _table({"stake": 1, "claim_window_min_ms": 0})
+    table = _apply(table, Sit("ann", 0))
+    for seat in (1, 2, 3):
+        table = _apply(table, Sit(bot_id(f"bot-m1-{seat}", level), seat, bot=True))
+    table = _apply(table, Ready("ann", b"r" * 16, b"s" * 16))
+    outcomes: list[str] = []
+    for n in range(hands):
+        seed = n.to_bytes(2, "big") * 8
+        if table.status is not Status.IN_HAND:
+            table = _apply(table, Timeout(table.version, seed, seed))  # the next hand is due
+        while table.status is Status.IN_HAND:
+            events = decide(table, Timeout(table.version, seed, seed))
+            outcomes += [ev.outcome for ev in events if type(ev).__name__ == "HandEnded"]
+            table = functools.reduce(evolve, events, table)
+    return outcomes
+
+
+def test_a_bot_seat_plays_at_the_level_its_id_names_when_its_time_is_up():
+    # The 托管 default only takes a win it is handed, so easy bots draw hand after hand; strong
+    # bots build their hands and win.
+    assert set(_outcomes("easy", 6)) <= {"draw", "kong_draw"}
+    assert set(_outcomes("strong", 6)) - {"draw", "kong_draw"}
+
+
+def test_a_player_on_auto_play_keeps_the_simple_default_whatever_the_bots_play():
+    table = _table()
+    table = _apply(table, Sit("ann", 0))
+    for seat in (1, 2, 3):
+        table = _apply(table, Sit(f"bot-strong-m1-{seat}", seat, bot=True))
+    table = _apply(table, Ready("ann", b"r" * 16, b"s" * 16))
+    from engine.table import _auto_command
+
+    default = object()
+    assert _auto_command(table, table.rules, table.game, 0, default, b"x" * 16) is default
