@@ -407,7 +407,7 @@ MAX_OPTION_NUMBER = 2.0**53  # beyond it a double no longer holds every integer 
 def options_from_struct(struct: Any, field: str = "options") -> dict[str, Any]:
     """Ruleset option overrides from a protobuf Struct (whose numbers are all doubles; those
     that are whole become ints). BadRequest, naming the offending path under `field`, for a
-    NaN or infinite or oversize number, nesting deeper than MAX_OPTIONS_DEPTH, or too many or
+    NaN or infinite number, nesting deeper than MAX_OPTIONS_DEPTH, or too many or
     too long entries."""
     return _struct_value(struct, field, 1)
 
@@ -432,9 +432,9 @@ def _plain(value: Any, path: str, depth: int) -> Any:
         number = value.number_value
         if number != number or abs(number) == float("inf"):
             raise BadRequest(f"{path}: {number} is not a finite number")
-        if abs(number) > MAX_OPTION_NUMBER:
-            raise BadRequest(f"{path}: {number:g} is beyond ±2^53")
-        return int(number) if number.is_integer() else number
+        # Beyond ±2^53 a double no longer holds every integer: such a number stays a float, which
+        # the option's own check then refuses naming the option and its range.
+        return int(number) if number.is_integer() and abs(number) <= MAX_OPTION_NUMBER else number
     if kind == "string_value":
         if len(value.string_value) > MAX_OPTION_STRING:
             raise BadRequest(f"{path}: a string longer than {MAX_OPTION_STRING} characters")

@@ -231,7 +231,7 @@ NOT_OPTIONS = [
                  id="nan"),
     pytest.param(_options({"base_score": float("inf")}), r"options\.base_score: inf is not a finite", id="inf"),
     pytest.param(_options({"x": [1, float("-inf")]}), r"options\.x\[1\]: -inf is not a finite", id="-inf-in-list"),
-    pytest.param(_options({"base_score": 1e300}), r"options\.base_score: 1e\+300 is beyond", id="huge"),
+    pytest.param(_options({"base_score": 1e300}), r"'base_score' must be an integer in 1\.\.1000", id="huge"),
     pytest.param(_nested(30), r"options\.a\.a\.a\.a: nested deeper than 4 levels", id="30-deep"),
     pytest.param(_options({"x": "y" * 300}), r"options\.x: a string longer than 256", id="long-string"),
 ]

@@ -121,11 +121,17 @@ def test_an_options_struct_becomes_plain_values_whole_numbers_ints_at_any_depth(
     assert type(options["thresholds"][0]) is int
 
 
+def test_a_whole_number_beyond_2_to_the_53_stays_a_float_for_the_options_own_check():
+    struct = struct_pb2.Struct()
+    struct.update({"base": 2.0**60, "small": 2.0**53})
+    options = wire.options_from_struct(struct)
+    assert type(options["base"]) is float and type(options["small"]) is int
+
+
 @pytest.mark.parametrize(("items", "named"), [
     ({"base": float("nan")}, "options.base: nan is not a finite number"),
     ({"base": float("-inf")}, "options.base: -inf is not a finite number"),
     ({"t": [1, [2, float("inf")]]}, "options.t[1][1]: inf is not a finite number"),
-    ({"base": 2.0**60}, "options.base: 1.15292e+18 is beyond ±2^53"),
     ({"a": {"b": {"c": {"d": {"e": 1}}}}}, "options.a.b.c.d: nested deeper than 4 levels"),
     ({"t": [[[[1]]]]}, "options.t[0][0][0]: nested deeper than 4 levels"),
     ({"s": "x" * 257}, "options.s: a string longer than 256 characters"),
