@@ -35,7 +35,7 @@ pytestmark = pytest.mark.e2e
 SECRET = "e2e-secret"
 WELCOME, STAKE = 1000, 100
 # Short decisions, so that a dropped player's seat times out quickly and the test waits little.
-FAST = {"turn_timeout_ms": 2000, "claim_timeout_ms": 1000}
+FAST = {"turn_timeout_ms": 2000, "claim_timeout_ms": 1000, "claim_window_min_ms": 0}
 ABANDON_S = 15  # a table nobody acts at closes this soon (the queue's, once its player left)
 
 
@@ -204,8 +204,9 @@ async def _room_journey(d: dict) -> None:
         await killing
         assert (await players[0].view(table_id)).status == "match_over"
         paid, types = await _paid(gchan, table_id)
-    assert types.count("table.HandSettled") >= 2
-    assert types.count("table.StackCashedOut") == 4
+    # Every stack left is cashed out (one emptied by the hands has nothing to cash), then the
+    # match's end is recorded (table.Closed); _settled checks that no chips stay on any seat.
+    assert types.count("table.HandSettled") >= 1 and "table.Closed" in types
     await _settled(d, table_id, {p: WELCOME + rewards[p] + paid.get(p, 0) for p in names})
 
 
@@ -230,7 +231,7 @@ async def _queue_journey(d: dict) -> None:
             assert time.monotonic() < deadline, "the table nobody acts at was never closed"
             await asyncio.sleep(1)
         paid, types = await _paid(gchan, table_id)
-    assert types.count("table.HandSettled") >= 1 and types.count("table.StackCashedOut") >= 1
+    assert types.count("table.HandSettled") >= 1 and "table.Closed" in types
     await _settled(d, table_id, {me: WELCOME + reward + paid.get(me, 0)})
 
 
