@@ -96,7 +96,8 @@ async def _journey(address: str) -> None:
 def test_the_whole_journey_login_check_in_queue_match_play_settle_leave(start_server, tmp_path):
     path = queues_file(tmp_path, bot_fill_after_s=0)
     with open(path, "a") as f:
-        f.write("[rulesets.koudian.presets.quick]\nrounds_per_match = 1\n")
+        # No claim-window minimum: four bots play a whole match here, and the pace is not the point.
+        f.write("[rulesets.koudian.presets.quick]\nrounds_per_match = 1\nclaim_window_min_ms = 0\n")
     server = start_server({"QIPAI_QUEUES_FILE": path}, wait=False)
     wait_healthy(server.address, timeout=120)
     asyncio.run(_journey(server.address))
