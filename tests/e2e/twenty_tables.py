@@ -142,7 +142,10 @@ def shared_run(tmp_path_factory: pytest.TempPathFactory, postgres_url: str,
     schema = "twenty_" + os.urandom(6).hex()
     url = f"{postgres_url}{'&' if '?' in postgres_url else '?'}schema={schema}"
     env = {"QIPAI_DATABASE_URL": url, "QIPAI_REDIS_URL": redis_url,
-           "QIPAI_LIVE_NAMESPACE": schema, "QIPAI_NODE_ID": f"e2e-{schema}"}
+           "QIPAI_LIVE_NAMESPACE": schema, "QIPAI_NODE_ID": f"e2e-{schema}",
+           # The run is read by tests long after it was played: none of its tables may be closed
+           # as abandoned meanwhile (that end has tests of its own).
+           "QIPAI_ABANDON_AFTER_S": "0"}
     try:
         with server_starter(tmp) as start:
             server = start(env)
