@@ -29,7 +29,7 @@ def _parser() -> argparse.ArgumentParser:
     sp.add_argument("ruleset")
     sp.add_argument("--hands", type=int, default=100)
     sp.add_argument("--seed", type=int, default=1)
-    sp.add_argument("--bot", default="greedy", help="random or greedy (default greedy)")
+    sp.add_argument("--bot", default="greedy", help="easy, normal, strong, greedy or random (default greedy)")
     sp.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                     help="ruleset option override (repeatable), e.g. seven_pairs=true")
     sp.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -57,7 +57,7 @@ def _parser() -> argparse.ArgumentParser:
     pl = sub.add_parser("play", help="play at a table in the terminal against bots")
     pl.add_argument("--ruleset", default="koudian",
                     help=f"the game: {' or '.join(rulesets.available())} (default koudian)")
-    pl.add_argument("--bot", default="greedy", help="how the bots play: greedy or random (default greedy)")
+    pl.add_argument("--bot", default="greedy", help="how the bots play: easy, normal, strong, greedy or random (default greedy)")
     pl.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                     help="ruleset option of the table (repeatable), e.g. turn_timeout_ms=60000")
     pl.add_argument("--room", metavar="CODE", help="join the private room with this code "
