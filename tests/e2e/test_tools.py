@@ -218,7 +218,7 @@ def test_play_reminds_you_when_a_deadline_is_near(server):
 
 @pytest.mark.parametrize(("args", "says"), [
     (["--ruleset", "poker"], "unknown ruleset 'poker'"),
-    (["--bot", "clever"], "unknown bot 'clever'; choose greedy or random"),
+    (["--bot", "clever"], "unknown bot 'clever'; choose easy or greedy or normal or random or strong"),
     (["--option", "turn_timeout_ms"], "--option takes KEY=VALUE"),
 ])
 def test_play_refuses_what_it_cannot_play_in_one_line(args, says):
