@@ -234,7 +234,7 @@ def test_play_a_jj_table_in_the_terminal(server):
 
 
 def test_play_speaks_chinese_with_chinese_tile_names_by_default(server):
-    out = run(["play", "--ruleset", "koudian"], server.env, stdin="打 0x\n1\n" + "1\n" * 60 + "quit\n",
+    out = run(["play", "--ruleset", "koudian", *NO_PAUSE], server.env, stdin="打 0x\n1\n" + "1\n" * 60 + "quit\n",
               timeout=120)
     assert out.returncode == 0, out.stderr
     assert "你坐 0 号位" in out.stdout and "你的手牌：" in out.stdout and "请出牌（剩 " in out.stdout
