@@ -35,6 +35,7 @@ from services.ledger.servicer import LedgerServicer
 from services.ledger.settlement import SettlementConsumer
 from services.ledger.store import open_ledger
 from services.live import open_live_state
+from services.live.memory import MemoryLiveState
 
 from .test_settlement import settle_all
 
@@ -245,7 +246,7 @@ async def test_an_operators_audit_over_grpc_lists_the_chips_left_on_a_closed_tab
     await node.game.execute("table-left", Close(ABANDONED), command_id="close", actor="server")
     await node.settled()
     server = grpc.aio.server(interceptors=[auth.AuthInterceptor("secret")])
-    ledger_pb2_grpc.add_LedgerServicer_to_server(LedgerServicer(node.consumer.service), server)
+    ledger_pb2_grpc.add_LedgerServicer_to_server(LedgerServicer(node.consumer.service, MemoryLiveState()), server)
     port = server.add_insecure_port("127.0.0.1:0")
     await server.start()
     token, _ = auth.issue("secret", "olga", auth.ADMIN)

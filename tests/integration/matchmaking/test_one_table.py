@@ -62,7 +62,7 @@ class Tables:
         self.game = game
 
     async def __call__(self, match_id: str, ruleset: str, options: Mapping[str, Any], stake: int,
-                       players: Sequence[str]) -> str:
+                       players: Sequence[str | None], bots: str = "") -> str:
         await asyncio.sleep(0)
         self.game.sit("table-" + match_id, players)
         return "table-" + match_id

@@ -111,7 +111,7 @@ class Game:
         self.fail: BaseException | None = None
 
     async def __call__(self, match_id: str, ruleset: str, options: Mapping[str, Any], stake: int,
-                       players: Sequence[str]) -> str:
+                       players: Sequence[str | None], bots: str = "") -> str:
         self.made.setdefault(match_id, stake)
         if self.fail is not None:
             raise self.fail

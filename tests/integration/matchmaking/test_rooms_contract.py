@@ -49,7 +49,7 @@ class Tables:
         self.calls = 0
 
     async def __call__(self, match_id: str, ruleset: str, options: Mapping[str, Any], stake: int,
-                       players: Sequence[str]) -> str:
+                       players: Sequence[str | None], bots: str = "") -> str:
         self.calls += 1
         await asyncio.sleep(0)
         if self.short in players:
