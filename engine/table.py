@@ -758,7 +758,9 @@ def _auto_command(table: Table, rs: AnyRuleset, game: Any, seat: int | None, def
     """What the server sends for `seat` when its time is up: a bot seat plays at the level its id
     names (from its own view only, deterministic given the Timeout's seed, so Verify re-decides
     it alike); a player's seat on 托管, and a bot of the default level, take the ruleset's default."""
-    player = table.seats[seat] if seat is not None else None
+    if seat is None:  # the table's own step (a deal), nobody's decision
+        return default
+    player = table.seats[seat]
     if player is None or not player.startswith(BOT_PREFIX) or levels.level_of(player) == levels.DEFAULT_LEVEL:
         return default
     chosen = levels.command_for(rs, game, seat, levels.level_of(player), seed + bytes([seat]))
